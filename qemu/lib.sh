@@ -1,0 +1,71 @@
+# shellcheck shell=sh
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the kembed harness scripts; sourced, never run.
+# The sourcing script sets "prog" (its name, for messages) first.
+# shellcheck disable=SC2034 # the variables are used by those scripts
+
+: "${prog:=kembed}"
+
+# Everything expensive lives outside the checkout, keyed by its inputs.
+KEMBED_REPO=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
+KEMBED_ARCH=riscv
+KEMBED_CROSS=riscv64-linux-gnu-
+KEMBED_JOBS=${KEMBED_JOBS:-$(nproc)}
+
+die()
+{
+	printf '%s: %s\n' "$prog" "$*" >&2
+	exit 1
+}
+
+warn()
+{
+	printf '%s: %s\n' "$prog" "$*" >&2
+}
+
+# One progress line per long step, on stderr so that stdout stays usable.
+progress()
+{
+	printf 'kembed: %s\n' "$*" >&2
+}
+
+now()
+{
+	date +%s
+}
+
+# sha256 of stdin, hex only.
+hash_stdin()
+{
+	sha256sum | cut -c1-64
+}
+
+# Hold an exclusive lock NAME (kernel: source and object trees; root:
+# guest root images) while touching shared state in the cache.  One lock
+# at a time per process, on fd 9; released when the shell exits or calls
+# cache_unlock.  Children see it in KEMBED_LOCKS and do not lock again
+# (flock on a new open file would wait for their own parent).
+cache_lock()
+{
+	case " ${KEMBED_LOCKS:-} " in
+	*" $1 "*) return 0 ;;
+	esac
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/$1.lock"
+	if ! flock -n 9; then
+		progress "waiting for another kembed $1 build to finish"
+		flock 9
+	fi
+	kembed_lock_held=$1
+	KEMBED_LOCKS="${KEMBED_LOCKS:-} $1"
+	export KEMBED_LOCKS
+}
+
+cache_unlock()
+{
+	[ -n "${kembed_lock_held:-}" ] || return 0
+	exec 9>&-
+	KEMBED_LOCKS=$(echo "$KEMBED_LOCKS" | sed "s/ $kembed_lock_held\b//")
+	kembed_lock_held=
+}
