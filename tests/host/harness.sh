@@ -1,0 +1,84 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The harness itself: qemu/run reports the guest script's status, and
+# fails on a timeout, a missing end marker or a kernel WARNING even when
+# the script said it passed; tests/run counts TAP points honestly.
+set -eu
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+run="$repo/qemu/run"
+fix="$repo/tests/fixtures"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+fails=0
+# expect STATUS DESCRIPTION COMMAND...: COMMAND must exit with STATUS
+# ("nonzero" for any failure); output in $tmp/out.
+expect()
+{
+	want=$1
+	desc=$2
+	shift 2
+	n=$((n + 1))
+	rc=0
+	"$@" >"$tmp/out" 2>&1 </dev/null || rc=$?
+	case "$want" in
+	nonzero) [ "$rc" -ne 0 ] && good=1 || good= ;;
+	*) [ "$rc" -eq "$want" ] && good=1 || good= ;;
+	esac
+	if [ -n "$good" ]; then
+		echo "ok $n $desc"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $desc (exit $rc, want $want)"
+		tail -n 20 "$tmp/out" | tr -d '\r' | sed 's/^/# /'
+	fi
+}
+# has PATTERN DESCRIPTION: the last command's output matches PATTERN
+has()
+{
+	n=$((n + 1))
+	if grep -qE -- "$1" "$tmp/out"; then
+		echo "ok $n $2"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $2"
+		tail -n 20 "$tmp/out" | tr -d '\r' | sed 's/^/# /'
+	fi
+}
+
+echo "TAP version 13"
+echo "1..17"
+
+expect 0 "qemu/run --help" "$run" --help
+has '^usage: qemu/run' "--help prints the usage"
+expect 2 "qemu/run without SCRIPT is a usage error" "$run"
+has '^qemu/run: no SCRIPT' "the usage error says what is wrong"
+
+expect 3 "a guest script's exit status 3 is qemu/run's" "$run" "$fix/run/exit3.sh"
+has '^kembed: \$ timeout .*qemu-system-riscv64 ' "the QEMU command is printed"
+expect 0 "arguments, --copy and /lib/modules reach the guest" \
+	"$run" --copy "$fix/run" "$fix/run/args.sh" "a b" "it's \$HOME"
+has '^args ok' "the guest script saw them"
+
+expect 125 "a kernel WARNING fails the run although the script passed" \
+	"$run" "$fix/run/kmsg-warning.sh"
+has 'WARNING: fake' "the failure shows the kernel message"
+expect 125 "a guest that powers off without an end marker fails" \
+	"$run" "$fix/run/no-marker.sh"
+has 'without reporting an exit status' "the failure says so"
+expect 124 "a guest that hangs times out with 124" \
+	env KEMBED_TIMEOUT=20 "$run" "$fix/run/hang.sh"
+
+expect nonzero "tests/run fails on a guest test printing not ok" \
+	env KEMBED_TEST_LOGS="$tmp/logs" "$repo/tests/run" \
+	"$fix/guest/notok.sh"
+has '^1 passed, 1 failed, 0 skipped$' "tests/run counts the failing point"
+
+expect nonzero "tests/run counts crashed, planless and skipped tests" \
+	env KEMBED_TEST_LOGS="$tmp/logs" "$repo/tests/run" \
+	"$fix"/host/*.sh
+has '^4 passed, 3 failed, 2 skipped$' "missing points count as failed"
+
+[ "$fails" -eq 0 ]
