@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# kembed: build, boot and test a riscv64 kernel in QEMU.
+#   make demo    build everything, boot, run the kheaders demo in the guest
+#   make check   all tests (host and guest); last line "N passed, N failed"
+# Kernel trees, ccache and guest images are cached outside the checkout in
+# $KEMBED_CACHE (default: ${XDG_CACHE_HOME:-~/.cache}/kembed).
+
+# make check TESTS="smoke harness": run only these tests
+TESTS ?=
+# make check V=1: show each test's output as it runs
+V ?=
+
+.PHONY: all deps kernel root objtree demo check clean distclean-cache help
+
+all: kernel root
+
+help:
+	@echo 'make deps             install the Debian packages the harness needs'
+	@echo 'make kernel           build the kernel (qemu/configs/base.config)'
+	@echo 'make root             build the Debian trixie riscv64 guest root'
+	@echo 'make -s objtree       print the kernel object tree path'
+	@echo 'make demo             build, boot and run the kheaders demo'
+	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
+	@echo 'make clean            remove local outputs (build/)'
+	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
+
+deps:
+	qemu/deps
+
+kernel:
+	qemu/kernel
+
+root:
+	qemu/root
+
+objtree:
+	@qemu/kernel --print-objtree
+
+demo:
+	qemu/run --copy qemu/demo/hello qemu/demo/demo.sh
+
+check:
+	tests/run $(if $(V),-v) $(TESTS)
+
+clean:
+	rm -rf build
+
+distclean-cache:
+	rm -rf "$${KEMBED_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/kembed}"
