@@ -78,14 +78,19 @@ void embedded_blob_unregister(struct embedded_blob *blob);
 /**
  * EMBEDDED_BLOB() - carry the artifact Kbuild generated for this object
  *
- * Pulls in the assembler file that scripts/Makefile.kembed generated for
- * this object (named by EMBEDDED_BLOB_ASM on the compiler command line; it
- * defines the local symbol embedded_blob_header) and registers the payload
- * when the kernel boots or the module is loaded. This line, plus optional
- * module metadata, is all the C an artifact needs.
+ * Lays out the artifact that scripts/Makefile.kembed prepared for this
+ * object: the generated assembler file EMBEDDED_BLOB_ASM holds the header,
+ * the start marker and the embedded_blob_end macro, and the payload file
+ * EMBEDDED_BLOB_PAYLOAD goes in between (both named on the compiler's
+ * command line). The .incbin is spelled out here so that compiler caches
+ * such as ccache see it and do not reuse a stale object. Registers the
+ * payload when the kernel boots or the module is loaded. This line, plus
+ * optional module metadata, is all the C an artifact needs.
  */
 #define EMBEDDED_BLOB()							\
-	asm(".include \"" EMBEDDED_BLOB_ASM "\"");			\
+	asm(".include \"" EMBEDDED_BLOB_ASM "\"\n"			\
+	    "\t.incbin \"" EMBEDDED_BLOB_PAYLOAD "\"\n"		\
+	    "\tembedded_blob_end\n");					\
 	extern const struct embedded_blob_header embedded_blob_header;	\
 	static struct embedded_blob embedded_blob = {			\
 		.header = &embedded_blob_header,			\
