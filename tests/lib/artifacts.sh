@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/guest/artifacts-{y,m}.sh: every artifact's /proc file
+# against the payload the build produced (copied to /host/<module>.payload).
+#   artifacts.sh y|m
+set -u
+
+mode=$1
+n=0
+fails=0
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+nok()
+{
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n $1"
+}
+
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else nok "$desc"; fi
+}
+
+sha()
+{
+	sha256sum < "$1" | cut -d' ' -f1
+}
+
+listed()
+{
+	grep "^$1 " /proc/embedded_blobs
+}
+
+# name module compression
+serves()
+{
+	name=$1 module=$2 comp=$3
+	file=/proc/$name
+	payload=/host/$module.payload
+	owner=builtin
+	[ "$mode" = m ] && owner=$module
+
+	check "$name: /proc file exists" test -f "$file"
+	check "$name: mode 0444, owned by root" \
+		test "$(stat -c '%a %u' "$file")" = "444 0"
+	check "$name: stat size is the payload's ($(wc -c < "$payload"))" \
+		test "$(stat -c %s "$file")" = "$(wc -c < "$payload")"
+	check "$name: sha256 equals the build's payload" \
+		test "$(sha "$file")" = "$(sha "$payload")"
+	check "$name: listed in /proc/embedded_blobs as $owner" \
+		test "$(listed "$name")" = \
+		"$name $(wc -c < "$payload") $comp $(sha "$payload") $owner"
+	check "$name: the last 100 bytes (SEEK_END) are right" \
+		test "$(tail -c 100 "$file" | sha256sum)" = \
+		"$(tail -c 100 "$payload" | sha256sum)"
+	check "$name: root cannot open it for writing" \
+		sh -c "! { echo x >> '$file'; } 2>/dev/null"
+	check "$name: still intact after the write attempt" \
+		test "$(sha "$file")" = "$(sha "$payload")"
+}
+
+echo "TAP version 13"
+if [ "$mode" = m ]; then
+	for m in configs kheaders kbuildinfo kdefconfig; do
+		check "modprobe $m" modprobe "$m"
+	done
+fi
+
+serves config.gz configs gzip
+serves kheaders.tar.xz kheaders xz
+serves buildinfo kbuildinfo none
+serves defconfig.gz kdefconfig gzip
+
+check "/proc/config.gz decompresses to the build's .config" \
+	sh -c 'gzip -dc /proc/config.gz | cmp -s - /host/.config'
+check "/sys/kernel/kheaders.tar.xz has the same bytes" \
+	test "$(sha /sys/kernel/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
+check "/sys/kernel/kheaders.tar.xz is 0444" \
+	test "$(stat -c %a /sys/kernel/kheaders.tar.xz)" = 444
+check "/proc/kheaders.tar.xz is a valid xz tar" \
+	sh -c 'xz -dc /proc/kheaders.tar.xz | tar -tf - | grep -q "^./include/linux/module.h$"'
+check "/proc/buildinfo names the running release" \
+	grep -qx "kernel.release: $(uname -r)" /proc/buildinfo
+check "/proc/defconfig.gz holds the minimal configuration" \
+	sh -c 'gzip -dc /proc/defconfig.gz | grep -qx CONFIG_IKDEFCONFIG='"$mode"
+check "an unprivileged user can read every artifact" \
+	setpriv --reuid=1000 --regid=1000 --clear-groups sh -c 'cat /proc/config.gz /proc/kheaders.tar.xz /proc/buildinfo /proc/defconfig.gz /sys/kernel/kheaders.tar.xz > /dev/null'
+
+if [ "$mode" = m ]; then
+	for m in configs kheaders kbuildinfo kdefconfig; do
+		check "rmmod $m" rmmod "$m"
+	done
+	check "unloaded: no /proc/config.gz, /proc/kheaders.tar.xz" \
+		sh -c '! test -e /proc/config.gz && ! test -e /proc/kheaders.tar.xz && ! test -e /sys/kernel/kheaders.tar.xz'
+	check "unloaded: /proc/embedded_blobs is empty" \
+		test "$(wc -c < /proc/embedded_blobs)" = 0
+	check "reload: modprobe configs kheaders" \
+		sh -c 'modprobe configs && modprobe kheaders'
+	check "reload: /proc/kheaders.tar.xz serves the payload again" \
+		test "$(sha /proc/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
+else
+	check "built in: rmmod has nothing to remove" \
+		sh -c '! rmmod configs 2>/dev/null'
+fi
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
