@@ -10,7 +10,8 @@ TESTS ?=
 # make check V=1: show each test's output as it runs
 V ?=
 
-.PHONY: all deps kernel root objtree demo check clean distclean-cache help
+.PHONY: all deps kernel root objtree demo check clean distclean-cache help \
+	userspace
 
 all: kernel root
 
@@ -20,6 +21,7 @@ help:
 	@echo 'make root             build the Debian trixie riscv64 guest root'
 	@echo 'make -s objtree       print the kernel object tree path'
 	@echo 'make demo             build, boot and run the kheaders demo'
+	@echo 'make userspace        build the kembed tool in build/userspace'
 	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
 	@echo 'make clean            remove local outputs (build/)'
 	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
@@ -38,6 +40,10 @@ objtree:
 
 demo:
 	qemu/run --copy qemu/demo/hello qemu/demo/demo.sh
+
+# The guest builds its own from userspace/ (tests/guest/userspace-*.sh).
+userspace:
+	$(MAKE) -C userspace O=$(CURDIR)/build/userspace
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
