@@ -78,7 +78,8 @@ static bool blob_header_valid(const struct embedded_blob_header *hdr)
  * Creates /proc/<name> (and /sys/kernel/<name> when the header asks for
  * it) serving the payload, and lists it in /proc/embedded_blobs.
  *
- * Return: 0, or a negative errno: -EINVAL for a malformed header, -EEXIST
+ * Return: 0, or a negative errno: -ENOENT when the artifact was not
+ * linked in, -EINVAL for a malformed header, -EEXIST
  * when an artifact of that name is already registered, -ENOMEM.
  */
 int embedded_blob_register(struct embedded_blob *blob)
@@ -88,6 +89,9 @@ int embedded_blob_register(struct embedded_blob *blob)
 	struct embedded_blob *other;
 	int ret = 0;
 
+	/* The weak reference of EMBEDDED_BLOB() when no blob was linked */
+	if (!hdr)
+		return -ENOENT;
 	if (!blob_header_valid(hdr))
 		return -EINVAL;
 

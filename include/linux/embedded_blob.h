@@ -4,7 +4,7 @@
  * /proc/<name> (see kernel/embedded_blob.c and artifacts.d/).
  *
  * Each artifact is laid out in .rodata by an assembler file that
- * scripts/kembed.sh generates from its declaration:
+ * scripts/kembed.sh generates from its declaration, <module>.blob.S:
  *
  *	struct embedded_blob_header	(little-endian, header_size bytes)
  *	start marker			(start_marker_len bytes, may be empty)
@@ -20,6 +20,7 @@
 #define _LINUX_EMBEDDED_BLOB_H
 
 #include <linux/device/driver.h>
+#include <linux/compiler_types.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/sysfs.h>
@@ -76,24 +77,20 @@ int embedded_blob_register(struct embedded_blob *blob);
 void embedded_blob_unregister(struct embedded_blob *blob);
 
 /**
- * EMBEDDED_BLOB() - carry the artifact Kbuild generated for this object
+ * EMBEDDED_BLOB() - register the artifact Kbuild made for this module
  *
- * Lays out the artifact that scripts/Makefile.kembed prepared for this
- * object: the generated assembler file EMBEDDED_BLOB_ASM holds the header,
- * the start marker and the embedded_blob_end macro, and the payload file
- * EMBEDDED_BLOB_PAYLOAD goes in between (both named on the compiler's
- * command line). The .incbin is spelled out here so that compiler caches
- * such as ccache see it and do not reuse a stale object. Registers the
- * payload when the kernel boots or the module is loaded. This line, plus
+ * scripts/Makefile.kembed assembles each artifact into its own object,
+ * <module>.blob.o, defining the header as kmod_<module>_embedded_blob, and
+ * links it into vmlinux or the module last, after modpost: an artifact may
+ * be made from the build's own outputs (the kheaders archive carries
+ * Module.symvers). Until then the reference is weak. This line, plus
  * optional module metadata, is all the C an artifact needs.
  */
 #define EMBEDDED_BLOB()							\
-	asm(".include \"" EMBEDDED_BLOB_ASM "\"\n"			\
-	    "\t.incbin \"" EMBEDDED_BLOB_PAYLOAD "\"\n"		\
-	    "\tembedded_blob_end\n");					\
-	extern const struct embedded_blob_header embedded_blob_header;	\
+	extern const struct embedded_blob_header			\
+		__PASTE(__KBUILD_MODNAME, _embedded_blob) __weak;	\
 	static struct embedded_blob embedded_blob = {			\
-		.header = &embedded_blob_header,			\
+		.header = &__PASTE(__KBUILD_MODNAME, _embedded_blob),	\
 		.owner = THIS_MODULE,					\
 	};								\
 	module_driver(embedded_blob, embedded_blob_register,		\
