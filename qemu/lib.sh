@@ -8,7 +8,11 @@
 
 # Everything expensive lives outside the checkout, keyed by its inputs.
 KEMBED_REPO=$(cd "$(dirname "$0")/.." && pwd)
+# CI may run without HOME
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 CACHE=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
+# Object trees and root images unused for this many days are removed.
+KEMBED_KEEP_DAYS=14
 KEMBED_ARCH=riscv
 KEMBED_CROSS=riscv64-linux-gnu-
 KEMBED_JOBS=${KEMBED_JOBS:-$(nproc)}

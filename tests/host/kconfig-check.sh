@@ -7,6 +7,7 @@
 set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
 mkdir -p "$cache"
 tmp=$(mktemp -d "$cache/test-kconfig.XXXXXX")
