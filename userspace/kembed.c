@@ -74,12 +74,16 @@ enum {
 
 static const char *prog = "kembed";
 
+#define DEFAULT_LIMIT		((size_t)256 << 20)
+
 static struct {
 	size_t limit;		/* bytes decompressed or read, per input */
+	size_t memlimit;	/* memory a decoder may use */
 	bool verbose;
 	bool quiet;		/* no messages (the fuzz target) */
 } opt = {
-	.limit = (size_t)256 << 20,
+	.limit = DEFAULT_LIMIT,
+	.memlimit = DEFAULT_LIMIT,
 };
 
 /* Messages */
@@ -359,7 +363,7 @@ static const char *unxz(const uint8_t *in, size_t len, bool whole,
 			bool alone, struct out *o, size_t *used)
 {
 	lzma_stream ls = LZMA_STREAM_INIT;
-	uint64_t memlimit = o->limit < 4096 ? 4096 : o->limit;
+	uint64_t memlimit = opt.memlimit;
 	const char *err = NULL;
 	lzma_ret ret;
 
@@ -416,7 +420,7 @@ static const char *unzstd(const uint8_t *in, size_t len, bool whole,
 	if (!dctx)
 		return ERR_NOMEM;
 	/* The window is the decoder's memory: keep it within the limit. */
-	while (wlog < 31 && ((size_t)1 << (wlog + 1)) <= o->limit)
+	while (wlog < 31 && ((size_t)1 << (wlog + 1)) <= opt.memlimit)
 		wlog++;
 	ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, wlog);
 	for (;;) {
@@ -1867,6 +1871,8 @@ static int parse_options(int argc, char **argv, const char *cmd,
 			if (!parse_size(optarg, &opt.limit))
 				return usage_error("--limit: not a size: '%s'",
 						   optarg);
+			opt.memlimit = opt.limit > DEFAULT_LIMIT ? opt.limit :
+								 DEFAULT_LIMIT;
 			break;
 		case 'o':
 		case 'd':
@@ -2004,9 +2010,9 @@ static void help(const char *cmd)
 "Options:\n"
 "  -o, --output FILE  extract: write FILE (atomically), not stdout\n"
 "  -d, --decompress   extract: undo the artifact's own compression\n"
-"      --limit SIZE   decompress or read at most SIZE bytes per input, and\n"
-"                     let a decoder use at most that much memory\n"
-"                     (K, M, G suffixes; default 256M)\n"
+"      --limit SIZE   decompress or read at most SIZE bytes per input (K, M,\n"
+"                     G suffixes; default 256M); a decoder may use 256M of\n"
+"                     memory, or SIZE if that is more\n"
 "  -v, --verbose      tell which compressed streams were tried\n"
 "  -h, --help         show this help\n"
 "      --version      show the version\n"
