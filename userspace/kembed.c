@@ -38,6 +38,8 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include "headers.h"
+
 #define KEMBED_VERSION		"1.0"
 
 enum {
@@ -1985,6 +1987,8 @@ static const struct command {
 	  "write an artifact's payload to stdout or FILE" },
 	{ "verify", cmd_verify, "[NAME] [IMAGE]",
 	  "check the size and SHA-256 of every (or one) artifact" },
+	{ "headers", cmd_headers, "install [--force] [--archive FILE]",
+	  "unpack kheaders into /lib/modules/$(uname -r)/build, safely" },
 	{ "help", cmd_help, "[COMMAND]", "show this help" },
 };
 
