@@ -7,12 +7,15 @@
  * One process handles every header: forking a filter per file is what made
  * the archive slow to build.
  *
- * Only comments are removed, and each by the rule of translation phase 3:
- * a comment becomes one space. String and character literals are copied
- * untouched, so a slash-star inside them survives. Comments holding an
- * SPDX-License-Identifier are kept. Afterwards, trailing white space and
- * empty lines are dropped, except after a line ending in a backslash,
- * where an empty line ends a macro. Token streams are unchanged.
+ * Comments are removed by the rule of translation phase 3: a comment
+ * becomes one space. String and character literals are copied untouched,
+ * so a slash-star inside them survives. Comments holding an
+ * SPDX-License-Identifier are kept. Runs of blanks become one blank;
+ * indentation, trailing blanks and empty lines are dropped, except after a
+ * line ending in a backslash, where an empty line ends a macro and one
+ * blank keeps tokens apart. Token streams are unchanged, and so are
+ * stringified macro arguments, in which any run of white space is one
+ * space.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +70,13 @@ static int read_file(const char *name, struct buf *b)
 	return fclose(f);
 }
 
+/* One blank, unless one was just written. */
+static void put_blank(struct buf *b)
+{
+	if (!b->len || b->p[b->len - 1] != ' ')
+		put(b, ' ');
+}
+
 static int is_spdx(const char *s, size_t n)
 {
 	static const char tag[] = "SPDX-License-Identifier";
@@ -106,7 +116,7 @@ static void uncomment(const struct buf *in, struct buf *out)
 				while (i < j)
 					put(out, s[i++]);
 			} else {
-				put(out, ' ');
+				put_blank(out);
 				i = j;
 			}
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
@@ -118,20 +128,30 @@ static void uncomment(const struct buf *in, struct buf *out)
 				while (i < j)
 					put(out, s[i++]);
 			} else {
-				put(out, ' ');
+				put_blank(out);
 				i = j;
 			}
+		} else if (s[i] == ' ' || s[i] == '\t') {
+			/* Runs of blanks separate tokens as well as one. */
+			put_blank(out);
+			while (i < n && (s[i] == ' ' || s[i] == '\t'))
+				i++;
 		} else {
 			put(out, s[i++]);
 		}
 	}
 }
 
-/* Drop trailing blanks and empty lines that cannot end a macro. */
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Drop indentation, trailing blanks and empty lines but where they matter. */
 static void squeeze(const struct buf *in, struct buf *out)
 {
 	const char *s = in->p;
-	size_t n = in->len, i = 0, end, k;
+	size_t n = in->len, i = 0, end, k, lead;
 	int continued = 0;
 
 	out->len = 0;
@@ -139,13 +159,20 @@ static void squeeze(const struct buf *in, struct buf *out)
 		for (end = i; end < n && s[end] != '\n'; end++)
 			;
 		k = end;
-		while (k > i && (s[k - 1] == ' ' || s[k - 1] == '\t' ||
-				 s[k - 1] == '\r' || s[k - 1] == '\f' ||
-				 s[k - 1] == '\v'))
+		while (k > i && is_blank(s[k - 1]))
 			k--;
+		/*
+		 * Indentation goes, but after a backslash-newline, where one
+		 * blank keeps the joined lines' tokens apart.
+		 */
+		lead = i;
+		while (lead < k && is_blank(s[lead]))
+			lead++;
 		if (k > i || continued) {
-			while (i < k)
-				put(out, s[i++]);
+			if (continued && lead > i)
+				put(out, ' ');
+			for (i = lead; i < k; i++)
+				put(out, s[i]);
 			put(out, '\n');
 			continued = k > 0 && s[k - 1] == '\\';
 		}
