@@ -26,13 +26,15 @@ check()
 }
 
 # run FIXTURE: kembed.sh kconfig on a copy, in a fresh object directory,
-# with a source tree holding the repo's scripts/ and a symlink out of it.
+# with a source tree holding the repo's scripts/ and symlinks out of it
+# (a file and a directory).
 run()
 {
 	rm -rf "$tmp/src" "$tmp/obj" /tmp/kembed-pwned
 	mkdir -p "$tmp/src" "$tmp/obj/decl"
 	cp -r "$repo/scripts" "$tmp/src/"
 	ln -s /etc/passwd "$tmp/src/scripts/escape"
+	ln -s /etc "$tmp/src/scripts/escdir"
 	for f in "$1"/*; do
 		[ "${f##*/}" = expected ] || cp "$f" "$tmp/obj/decl/"
 	done
