@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The artifacts are reproducible and rebuilt exactly when they must be.
+# A second object tree of the base config, at another path, built with
+# another umask and locale and with TAR_OPTIONS, XZ_OPT, XZ_DEFAULTS,
+# GZIP and ZSTD_CLEVEL set, must produce the same payloads, byte for byte,
+# as the default tree. Then, in that second tree: a no-op rebuild
+# regenerates nothing; touching a header (mtime only) rebuilds no payload;
+# a header added, or edited within the same second, is in the archive.
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 1
+n=0
+fails=0
+
+check()
+{
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $desc"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $desc"
+	fi
+}
+
+payloads="configs kheaders kbuildinfo kdefconfig"
+
+echo "TAP version 13"
+echo "1..11"
+
+base=$(qemu/kernel --print-objtree)
+qemu/kernel > /dev/null || { echo "Bail out! the base kernel does not build"; exit 1; }
+other=$(dirname "$base")/reproducible-check
+log=$other/.kembed-build.log
+
+# build [LABEL]: rebuild $other, keep the new part of its log in $other.new
+build()
+{
+	start=$(wc -c < "$log" 2>/dev/null || echo 0)
+	qemu/kernel --objtree "$other" > /dev/null || return 1
+	tail -c +"$((start + 1))" "$log" > "$other.new"
+}
+
+same_payloads()
+{
+	for p in $payloads; do
+		cmp "$base/kernel/$p.payload" "$other/kernel/$p.payload" || return 1
+	done
+}
+
+mtime()
+{
+	stat -c %Y.%y "$1"
+}
+
+# Build with another umask, locale and compressor settings.
+polluted_build()
+(
+	umask 077
+	unset LC_ALL
+	export LANG=C.UTF-8 TAR_OPTIONS=--format=posix XZ_OPT=-0 \
+		XZ_DEFAULTS=-T0 GZIP=-1 ZSTD_CLEVEL=1
+	build
+)
+
+in_archive()
+{
+	xz -dc "$other/kernel/kheaders.payload" | tar -xOf - "./$1"
+}
+
+rm -rf "$other"
+t0=$(date +%s)
+check "a second tree, other path, umask 077, polluted environment, builds" \
+	polluted_build
+echo "# second tree built in $(($(date +%s) - t0)) s"
+check "its payloads are byte-identical to the default tree's" same_payloads
+
+before=$(mtime "$other/kernel/kheaders.payload")
+check "a no-op rebuild" build
+check "  regenerated and recompressed nothing" \
+	sh -c "! grep -E 'GEN|XZ|GZIP|EMBED' '$other.new'"
+
+hdr=$other/include/generated/kembed_check.h
+echo '#define KEMBED_CHECK 1 /* first */' > "$hdr"
+check "a header added to the tree" build
+check "  is in the archive, without its comment" \
+	test "$(in_archive include/generated/kembed_check.h)" = \
+	'#define KEMBED_CHECK 1'
+added=$(mtime "$other/kernel/kheaders.payload")
+
+# Edited 1 us after the archive was written, within the same second (but
+# for a second wrapping in that microsecond).
+echo '#define KEMBED_CHECK 2' > "$hdr"
+touch -d "@$(stat -c %.9Y "$other/kernel/kheaders.payload.in" |
+	awk -F. '{ printf "%d.%09d", $1, $2 + 1000 }')" "$hdr"
+check "a header edited within the same second as the archive" build
+check "  is picked up" \
+	test "$(in_archive include/generated/kembed_check.h)" = \
+	'#define KEMBED_CHECK 2'
+edited=$(mtime "$other/kernel/kheaders.payload")
+
+touch "$hdr"
+t0=$(date +%s)
+check "a header touched, not changed" build
+check "  leaves every payload alone" \
+	test "$(mtime "$other/kernel/kheaders.payload")" = "$edited"
+rm -f "$hdr"
+check "a header removed is gone from the archive" \
+	sh -c "qemu/kernel --objtree '$other' > /dev/null &&
+	       ! xz -dc '$other/kernel/kheaders.payload' | tar -tf - |
+	       grep -q kembed_check.h"
+echo "# payload mtimes: first $before, added $added, edited $edited"
+rm -rf "$other" "$other.new"
+[ "$fails" -eq 0 ]
