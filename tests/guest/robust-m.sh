@@ -1,0 +1,13 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# kembed-kconfig: qemu/configs/artifacts-m.config
+# kembed-copy: @OBJ@/kernel/configs.payload
+# kembed-copy: @OBJ@/kernel/kheaders.payload
+# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
+# kembed-copy: @OBJ@/kernel/kdefconfig.payload
+# kembed-copy: @REPO@/tests/lib/blobcheck.c
+# kembed-copy: @REPO@/tests/lib/robust.sh
+# kembed-timeout: 900
+# Every artifact as a module: hostile, concurrent and unprivileged use, and
+# 200 load/unload cycles of each module under readers.
+exec sh /host/robust.sh m

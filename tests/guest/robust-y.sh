@@ -1,0 +1,11 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# kembed-copy: @OBJ@/kernel/configs.payload
+# kembed-copy: @OBJ@/kernel/kheaders.payload
+# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
+# kembed-copy: @OBJ@/kernel/kdefconfig.payload
+# kembed-copy: @REPO@/tests/lib/blobcheck.c
+# kembed-copy: @REPO@/tests/lib/robust.sh
+# kembed-timeout: 900
+# Every artifact built in: hostile, concurrent and unprivileged use.
+exec sh /host/robust.sh y

@@ -1,0 +1,232 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/guest/robust-{y,m,debug}.sh: the artifact files under
+# hostile, concurrent and unprivileged use, and (m, debug) their modules
+# loaded and unloaded under readers. The checks are tests/lib/blobcheck.c,
+# compiled here; /host/<module>.payload is what the build embedded.
+#   robust.sh y|m|debug
+set -u
+
+mode=$1
+bc=/tmp/blobcheck
+out=/tmp/robust.out
+n=0
+fails=0
+readers=32
+cycles=200
+
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+nok()
+{
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n $1"
+}
+
+check()
+{
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else nok "$desc"; fi
+}
+
+# run CMD...: number the "ok"/"not ok" lines CMD prints into our stream;
+# a Bail out! or a failing exit without a "not ok" is a "not ok" here.
+run()
+{
+	"$@" > "$out" 2>&1
+	rc=$?
+	seen_fail=
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*)
+			n=$((n + 1))
+			echo "ok $n ${line#ok }"
+			;;
+		"not ok "*)
+			n=$((n + 1))
+			echo "not ok $n ${line#not ok }"
+			case "$line" in
+			*"# TODO"*) ;;
+			*) fails=$((fails + 1)); seen_fail=1 ;;
+			esac
+			;;
+		"Bail out!"*)
+			nok "${line#Bail out! }"
+			seen_fail=1
+			;;
+		"#"*) echo "$line" ;;
+		*) echo "# $line" ;;
+		esac
+	done < "$out"
+	[ "$rc" -eq 0 ] || [ -n "$seen_fail" ] || nok "$*: exit status $rc"
+}
+
+user()
+{
+	setpriv --reuid=1000 --regid=1000 --clear-groups "$@"
+}
+
+now()
+{
+	date +%s
+}
+
+# name module [sysfs file]
+artifacts="config.gz configs
+kheaders.tar.xz kheaders /sys/kernel/kheaders.tar.xz
+buildinfo kbuildinfo
+defconfig.gz kdefconfig"
+
+ko()
+{
+	echo "/lib/modules/$(uname -r)/kernel/kernel/$1.ko"
+}
+
+files_of()
+{
+	echo "/proc/$1${2:+ $2}"
+}
+
+echo "TAP version 13"
+echo "# robust.sh $mode on $(uname -r)"
+t0=$(now)
+check "blobcheck compiles with the guest's gcc" \
+	gcc -O2 -Wall -o "$bc" /host/blobcheck.c
+[ -x "$bc" ] || { echo "1..$n"; exit 1; }
+
+if [ "$mode" != y ]; then
+	for m in configs kheaders kbuildinfo kdefconfig; do
+		check "modprobe $m" modprobe "$m"
+	done
+fi
+
+# 1. Semantics of every file, as root.
+t=$(now)
+while read -r name module sys; do
+	for f in $(files_of "$name" "$sys"); do
+		run "$bc" semantics "$f" "/host/$module.payload"
+	done
+done <<EOT
+$artifacts
+EOT
+echo "# semantics: $(($(now) - t)) s"
+
+# 2. Load: concurrent readers of the largest artifact, /proc and sysfs.
+t=$(now)
+run "$bc" readers "$readers" /host/kheaders.payload /proc/kheaders.tar.xz \
+	/sys/kernel/kheaders.tar.xz
+run "$bc" readers "$((readers * 2))" /host/kheaders.payload \
+	/proc/kheaders.tar.xz
+echo "# readers: $(($(now) - t)) s"
+
+# 3. Unprivileged users read, and load or unload nothing.
+t=$(now)
+while read -r name module sys; do
+	if [ "$mode" = y ]; then
+		# no module file: the permission check comes first anyway
+		k=$bc
+	else
+		k=$(ko "$module")
+	fi
+	for f in $(files_of "$name" "$sys"); do
+		run user "$bc" unprivileged "$f" "/host/$module.payload" "$k" \
+			"$module"
+	done
+done <<EOT
+$artifacts
+EOT
+check "uid 1000 reads /proc/embedded_blobs (4 lines)" \
+	test "$(user cat /proc/embedded_blobs | wc -l)" = 4
+if [ "$mode" = y ]; then
+	check "uid 1000 cannot rmmod configs" \
+		sh -c '! setpriv --reuid=1000 --regid=1000 --clear-groups rmmod configs 2>/dev/null'
+else
+	check "uid 1000 cannot rmmod kheaders, which stays loaded" \
+		sh -c '! setpriv --reuid=1000 --regid=1000 --clear-groups rmmod kheaders 2>/dev/null && grep -q "^kheaders " /proc/modules'
+	check "uid 1000 cannot insmod kheaders.ko after root unloaded it" \
+		sh -c "rmmod kheaders && ! setpriv --reuid=1000 --regid=1000 --clear-groups insmod $(ko kheaders) 2>/dev/null && ! grep -q '^kheaders ' /proc/modules"
+	check "uid 1000 cannot modprobe it either" \
+		sh -c '! setpriv --reuid=1000 --regid=1000 --clear-groups modprobe kheaders 2>/dev/null && ! test -e /proc/kheaders.tar.xz'
+	check "root loads it again" modprobe kheaders
+fi
+echo "# unprivileged: $(($(now) - t)) s"
+
+# 4. Module lifecycle: load/unload under readers, unload under open files.
+kmemleak=/sys/kernel/debug/kmemleak
+if [ "$mode" = debug ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	check "kmemleak is on" test -w "$kmemleak"
+	echo scan > "$kmemleak"
+	echo "# kmemleak before the cycles: $(grep -c '^unreferenced object' \
+		"$kmemleak") object(s) from boot, cleared"
+	grep -A12 '^unreferenced object' "$kmemleak" | head -n 40 |
+		sed 's/^/#   /'
+	echo clear > "$kmemleak"
+fi
+if [ "$mode" != y ]; then
+	t=$(now)
+	# /proc/embedded_blobs, listed all the time as modules come and go
+	rm -f /tmp/list.stop /tmp/list.bad
+	(
+		i=0
+		while [ ! -e /tmp/list.stop ]; do
+			awk 'NF != 5 || length($4) != 64 { print; bad = 1 }
+			END { exit bad }' /proc/embedded_blobs >> /tmp/list.bad ||
+				echo "bad listing" >> /tmp/list.bad
+			i=$((i + 1))
+		done
+		echo "# /proc/embedded_blobs listed $i times during the cycles"
+	) &
+	lister=$!
+	while read -r name module sys; do
+		# shellcheck disable=SC2046 # one word per file
+		run "$bc" cycle "$(ko "$module")" "$module" "$cycles" 4 \
+			"/host/$module.payload" $(files_of "$name" "$sys")
+	done <<EOT
+$artifacts
+EOT
+	touch /tmp/list.stop
+	wait "$lister"
+	check "/proc/embedded_blobs stayed well-formed during the cycles" \
+		test ! -s /tmp/list.bad
+	head -n 5 /tmp/list.bad 2>/dev/null | sed 's/^/# /'
+	echo "# cycles: $(($(now) - t)) s"
+	while read -r name module sys; do
+		# shellcheck disable=SC2046 # one word per file
+		run "$bc" held "$(ko "$module")" "$module" \
+			"/host/$module.payload" $(files_of "$name" "$sys")
+	done <<EOT
+$artifacts
+EOT
+	check "all four modules loaded at the end" \
+		test "$(grep -cE '^(configs|kheaders|kbuildinfo|kdefconfig) ' \
+			/proc/modules)" = 4
+	check "/proc/embedded_blobs lists four artifacts" \
+		test "$(wc -l < /proc/embedded_blobs)" = 4
+fi
+if [ "$mode" = debug ]; then
+	for m in configs kheaders kbuildinfo kdefconfig; do
+		rmmod "$m"
+	done
+	# kmemleak reports objects at least 5 s old: scan, wait, scan again
+	sleep 6
+	echo scan > "$kmemleak"
+	sleep 1
+	echo scan > "$kmemleak"
+	leaks=$(grep -c '^unreferenced object' "$kmemleak")
+	check "kmemleak: no leak after the cycles ($leaks)" test "$leaks" = 0
+	grep -A14 '^unreferenced object' "$kmemleak" | head -n 60 |
+		sed 's/^/#   /'
+	check "no lockdep, debugobjects or slub report in dmesg" \
+		sh -c '! dmesg | grep -E "ODEBUG|lockdep|locking dependency|BUG |Redzone|Poison"'
+fi
+
+echo "# robust.sh $mode: $(($(now) - t0)) s"
+echo "1..$n"
+[ "$fails" -eq 0 ]
