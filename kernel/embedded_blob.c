@@ -85,15 +85,16 @@ static bool blob_header_valid(const struct embedded_blob_header *hdr)
 int embedded_blob_register(struct embedded_blob *blob)
 {
 	const struct embedded_blob_header *hdr = blob->header;
-	u32 flags = le32_to_cpu(hdr->flags);
 	struct embedded_blob *other;
 	int ret = 0;
+	u32 flags;
 
 	/* The weak reference of EMBEDDED_BLOB() when no blob was linked */
 	if (!hdr)
 		return -ENOENT;
 	if (!blob_header_valid(hdr))
 		return -EINVAL;
+	flags = le32_to_cpu(hdr->flags);
 
 	mutex_lock(&embedded_blobs_lock);
 	list_for_each_entry(other, &embedded_blobs, list) {
