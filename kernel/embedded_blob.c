@@ -53,13 +53,16 @@ static const struct proc_ops blob_proc_ops = {
 	.proc_lseek	= default_llseek,
 };
 
-/* Same signature as 6.10's sysfs_bin_attr_simple_read(). */
+/*
+ * Same signature as 6.10's sysfs_bin_attr_simple_read(), but bounded here:
+ * sysfs does not bound reads of an attribute of size 0 (an empty artifact).
+ */
 static ssize_t blob_sysfs_read(struct file *file, struct kobject *kobj,
 			       struct bin_attribute *attr, char *buf,
 			       loff_t off, size_t count)
 {
-	memcpy(buf, attr->private + off, count);
-	return count;
+	return memory_read_from_buffer(buf, count, &off, attr->private,
+				       attr->size);
 }
 
 static bool blob_header_valid(const struct embedded_blob_header *hdr)
