@@ -1,0 +1,149 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of tests/guest/headers-install.sh.
+set -u
+
+rel=$(uname -r)
+dir=/lib/modules/$rel
+build=$dir/build
+kembed=/tmp/bin/kembed
+n=0
+fails=0
+
+check()
+{
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $desc"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $desc"
+	fi
+}
+
+# "kembed headers install ARGS..." must fail, saying $1.
+refuses()
+{
+	want=$1
+	shift
+	if "$kembed" headers install "$@" > /tmp/out 2>&1; then
+		cat /tmp/out
+		return 1
+	fi
+	sed 's/^/# /' /tmp/out
+	grep -q "$want" /tmp/out
+}
+
+no_build()
+{
+	! test -e "$build" && ! test -L "$build"
+}
+
+installed()
+{
+	"$kembed" headers install &&
+		test -d "$build" && ! test -L "$build" &&
+		test "$(cat "$build/include/config/kernel.release")" = "$rel" &&
+		test "$(stat -c %u "$build/Makefile")" = 0
+}
+
+build_module()
+{
+	mkdir -p /tmp/hello &&
+		cp /host/modules/kembed_hello.c /tmp/hello/ &&
+		echo 'obj-m := kembed_hello.o' > /tmp/hello/Kbuild &&
+		make -C "$build" M=/tmp/hello modules > /tmp/hello.log 2>&1 &&
+		insmod /tmp/hello/kembed_hello.ko && rmmod kembed_hello
+}
+
+mismatch_archive()
+{
+	mkdir -p /tmp/other &&
+		xz -dc /proc/kheaders.tar.xz | tar -xf - -C /tmp/other &&
+		echo 0.0.0-other > /tmp/other/include/config/kernel.release &&
+		tar -cf /tmp/other.tar -C /tmp/other .
+}
+
+# Feed the installer half an archive through a FIFO and hold it there, so
+# that it is killed, deterministically, with its tree half unpacked: stop
+# it (it must not see tar die and clean up), kill its tar, then kill it.
+interrupted()
+{
+	mkfifo /tmp/fifo
+	{ head -c 8000000 /tmp/slow.tar; sleep 60; } > /tmp/fifo &
+	feeder=$!
+	"$kembed" headers install --archive /tmp/fifo &
+	pid=$!
+	i=0
+	while no_leftovers ||
+	      [ -z "$(find "$dir"/.build.kembed-* -name '*.h' | head -n 1)" ]; do
+		i=$((i + 1))
+		[ "$i" -lt 60 ] || break
+		sleep 1
+	done
+	kill -STOP "$pid"
+	for p in /proc/[0-9]*; do
+		read -r _ _ _ ppid _ < "$p/stat" 2>/dev/null || continue
+		[ "$ppid" = "$pid" ] && kill -KILL "${p#/proc/}"
+	done
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+	kill "$feeder" 2>/dev/null
+	no_build && ! no_leftovers
+}
+
+symlink_refused()
+{
+	refuses "is a symlink" && test -L "$build" && ! test -e /tmp/evil
+}
+
+mismatch_refused()
+{
+	refuses "is for kernel 0.0.0-other, but $rel is running" \
+		--archive /tmp/other.tar && no_build
+}
+
+no_leftovers()
+{
+	set -- "$dir"/.build.kembed-*
+	! test -e "$1"
+}
+
+echo "TAP version 13"
+echo "1..16"
+
+check "build kembed natively" make -s -C /host/userspace O=/tmp/bin
+check "kheaders.ko is not loaded yet" \
+	sh -c '! grep -q "^kheaders " /proc/modules'
+check "no $build yet" no_build
+check "an unprivileged user is refused" \
+	sh -c "! setpriv --reuid=1000 --regid=1000 --clear-groups \
+		$kembed headers install 2>/dev/null"
+check "install loads kheaders.ko and unpacks the running kernel's tree" \
+	installed
+check "kheaders.ko was loaded for it" grep -q "^kheaders " /proc/modules
+check "make -C $build M=... modules builds a module that loads" \
+	build_module
+check "a second install without --force is refused" refuses "exists"
+check "--force replaces it" "$kembed" headers install --force
+rm -rf "$build"
+ln -s /tmp/evil "$build"
+check "a symlink planted at build is refused, not followed" symlink_refused
+rm -f "$build"
+check "make an archive that says another release" mismatch_archive
+check "an archive for another kernel is refused, nothing left" \
+	mismatch_refused
+chmod 0777 "$dir"
+check "a directory on the way that others can write is refused" \
+	refuses "writable by group or others"
+chmod 0755 "$dir"
+# The right release, uncompressed, for the FIFO.
+echo "$rel" > /tmp/other/include/config/kernel.release
+tar -cf /tmp/slow.tar -C /tmp/other .
+check "an install killed halfway leaves no build tree (only its temporary)" \
+	interrupted
+check "the next install works and removes the leftovers" installed
+check "no temporary directory is left" no_leftovers
+[ "$fails" -eq 0 ]
