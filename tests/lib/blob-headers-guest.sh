@@ -38,19 +38,32 @@ refused()
 	[ "$got" = "$2" ]
 }
 
+# /proc/embedded_blobs as at the start (cmp alone would go by its size, 0)
+blobs_unchanged()
+{
+	# shellcheck disable=SC2002 # a pipe, so that cmp cannot stat it
+	cat /proc/embedded_blobs | cmp -s - /tmp/blobs.before
+}
+
 # untouched MODULE NAME: not loaded, no /proc/NAME, the list as it was
 untouched()
 {
 	! grep -q "^$1 " /proc/modules && ! test -e "/proc/$2" &&
 		! test -e "/sys/kernel/$2" &&
-		cmp -s /proc/embedded_blobs /tmp/blobs.before
+		blobs_unchanged
 }
 
 config_intact()
 {
-	cmp -s /proc/embedded_blobs /tmp/blobs.before &&
+	blobs_unchanged &&
 		gzip -t /proc/config.gz &&
 		! grep -q '^kembed_dupname ' /proc/modules
+}
+
+unload_empty()
+{
+	rmmod kembed_empty && ! test -e /proc/kembed-empty &&
+		! test -e /sys/kernel/kembed-empty && blobs_unchanged
 }
 
 echo "TAP version 13"
@@ -91,10 +104,7 @@ check "  /sys/kernel/kembed-empty reads as empty, for uid 1000 too" \
 	test "$(user cat /sys/kernel/kembed-empty | wc -c)" = 0
 check "  listed with size 0, owned by kembed_empty" \
 	grep -qx "kembed-empty 0 none 0\{64\} kembed_empty" /proc/embedded_blobs
-check "  and unloads, taking its files with it" \
-	sh -c 'rmmod kembed_empty && ! test -e /proc/kembed-empty &&
-	       ! test -e /sys/kernel/kembed-empty &&
-	       cmp -s /proc/embedded_blobs /tmp/blobs.before'
+check "  and unloads, taking its files with it" unload_empty
 
 # Last: a NULL dereference here takes the guest down.
 check "no blob linked (weak reference NULL): insmod fails with ENOENT" \
