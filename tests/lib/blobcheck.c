@@ -667,8 +667,10 @@ static void reader(const char *file, const struct payload *pl, int loop,
 	do {
 		fd = open(file, O_RDONLY);
 		if (fd < 0) {
-			if (errno == ENOENT && loop) {
+			/* gone, or going: sysfs says ENODEV meanwhile */
+			if ((errno == ENOENT || errno == ENODEV) && loop) {
 				st->absent++;
+				usleep(1000);
 				continue;
 			}
 			st->wrong++;
@@ -700,7 +702,7 @@ static struct reader_stats *start_readers(int n, char **files, int nfiles,
 	uint64_t base = rnd();
 	int i;
 
-	st = mmap(NULL, n * sizeof(*st), PROT_READ | PROT_WRITE,
+	st = mmap(NULL, (n ? n : 1) * sizeof(*st), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (st == MAP_FAILED)
 		die("mmap");
@@ -711,6 +713,9 @@ static struct reader_stats *start_readers(int n, char **files, int nfiles,
 			die("fork");
 		if (!pids[i]) {
 			signal(SIGTERM, on_term);
+			/* hammer, but leave the CPU to module loading first */
+			if (loop && nice(10) < 0)
+				exit(1);
 			seed(base + i);
 			reader(files[i % nfiles], pl, loop, &st[i]);
 		}
@@ -836,7 +841,7 @@ static int cycle(int argc, char **argv)
 	struct payload pl;
 	char why[200] = "";
 	int cycles, n, i, bad, done = 0;
-	double t0, t;
+	double t0, t, t1, tload = 0, tunload = 0, tmax = 0;
 
 	if (argc < 6)
 		return 2;
@@ -854,13 +859,20 @@ static int cycle(int argc, char **argv)
 	st = start_readers(n, argv + 5, argc - 5, &pl, 1, pids);
 	t0 = now();
 	for (i = 0; i < cycles; i++) {
+		t1 = now();
 		if (load(ko, why, sizeof(why)))
 			break;
+		tload += now() - t1;
 		/* let the readers in, for a random while */
 		if (rnd() % 2)
 			usleep(rnd() % 3000);
+		t1 = now();
 		if (unload(name, why, sizeof(why)))
 			break;
+		t1 = now() - t1;
+		tunload += t1;
+		if (t1 > tmax)
+			tmax = t1;
 		done++;
 	}
 	t = now() - t0;
@@ -869,9 +881,13 @@ static int cycle(int argc, char **argv)
 	bad = wait_readers(n, pids, st, &sum);
 	result(done == cycles, NULL, "%s: %d of %d load/unload cycles%s%s",
 	       name, done, cycles, why[0] ? ": " : "", why);
-	diag("%s: %.2f s, %.1f ms a cycle; readers: %lu complete, %lu cut, "
-	     "%lu absent, %lu wrong", name, t, t * 1000 / (done ? done : 1),
-	     sum.complete, sum.cut, sum.absent, sum.wrong);
+	if (!done)
+		done = 1;
+	diag("%s: %.2f s, %.1f ms a cycle (load %.1f, unload %.1f, at most "
+	     "%.1f); readers: %lu complete, %lu cut, %lu absent, %lu wrong",
+	     name, t, t * 1000 / done, tload * 1000 / done,
+	     tunload * 1000 / done, tmax * 1000, sum.complete, sum.cut,
+	     sum.absent, sum.wrong);
 	result(!bad && !sum.wrong, NULL,
 	       "%s: %d readers hammering %d file(s) saw only right bytes, "
 	       "clean errors or no file", name, n, argc - 5);

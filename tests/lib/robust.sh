@@ -8,6 +8,22 @@
 set -u
 
 mode=$1
+
+# robust.sh lister: list /proc/embedded_blobs until /tmp/list.stop
+# appears; malformed lines go to /tmp/list.bad.
+if [ "$mode" = lister ]; then
+	i=0
+	while [ ! -e /tmp/list.stop ]; do
+		while read -r name size comp sha owner rest; do
+			[ -n "$owner" ] && [ -z "$rest" ] &&
+				[ "${#sha}" -eq 64 ] && continue
+			echo "$name $size $comp $sha $owner $rest"
+		done < /proc/embedded_blobs >> /tmp/list.bad
+		i=$((i + 1))
+	done
+	echo "# /proc/embedded_blobs listed $i times during the cycles"
+	exit 0
+fi
 bc=/tmp/blobcheck
 out=/tmp/robust.out
 n=0
@@ -173,20 +189,14 @@ if [ "$mode" != y ]; then
 	t=$(now)
 	# /proc/embedded_blobs, listed all the time as modules come and go
 	rm -f /tmp/list.stop /tmp/list.bad
-	(
-		i=0
-		while [ ! -e /tmp/list.stop ]; do
-			awk 'NF != 5 || length($4) != 64 { print; bad = 1 }
-			END { exit bad }' /proc/embedded_blobs >> /tmp/list.bad ||
-				echo "bad listing" >> /tmp/list.bad
-			i=$((i + 1))
-		done
-		echo "# /proc/embedded_blobs listed $i times during the cycles"
-	) &
+	nice -n 10 sh "$0" lister &
 	lister=$!
 	while read -r name module sys; do
+		# two readers a file
+		nr=2
+		[ -z "$sys" ] || nr=4
 		# shellcheck disable=SC2046 # one word per file
-		run "$bc" cycle "$(ko "$module")" "$module" "$cycles" 4 \
+		run "$bc" cycle "$(ko "$module")" "$module" "$cycles" "$nr" \
 			"/host/$module.payload" $(files_of "$name" "$sys")
 	done <<EOT
 $artifacts
