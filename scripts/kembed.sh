@@ -111,6 +111,10 @@ parse()
 			err("empty value for \047" key "\047")
 			next
 		}
+		if (v ~ /[\001-\037\177]/) {
+			err("control character in \047" key "\047")
+			next
+		}
 		if (key != "help" && (cur, key) in val) {
 			err("duplicate key \047" key "\047")
 			next
