@@ -8,14 +8,15 @@
  * the archive slow to build.
  *
  * Comments are removed by the rule of translation phase 3: a comment
- * becomes one space. String and character literals are copied untouched,
- * so a slash-star inside them survives. Comments holding an
- * SPDX-License-Identifier are kept. Runs of blanks become one blank;
- * indentation, trailing blanks and empty lines are dropped, except after a
- * line ending in a backslash, where an empty line ends a macro and one
- * blank keeps tokens apart. Token streams are unchanged, and so are
- * stringified macro arguments, in which any run of white space is one
- * space.
+ * becomes one space. Line splices (phase 2) are honoured wherever they
+ * fall: in a comment's delimiters, in a // comment, in a literal. String
+ * and character literals are copied untouched, so a slash-star inside them
+ * survives. Comments holding an SPDX-License-Identifier are kept. Runs of
+ * blanks become one blank; indentation, trailing blanks and empty lines
+ * are dropped, except after a line splice, where an empty line ends a
+ * macro and one blank keeps tokens apart. Token streams are unchanged, and
+ * so are stringified macro arguments, in which any run of white space is
+ * one space.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -70,11 +71,84 @@ static int read_file(const char *name, struct buf *b)
 	return fclose(f);
 }
 
-/* One blank, unless one was just written. */
-static void put_blank(struct buf *b)
+static int is_blank(char c)
 {
-	if (!b->len || b->p[b->len - 1] != ' ')
-		put(b, ' ');
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * Length of the line splice (translation phase 2) at s[i], or 0: a
+ * backslash and a newline, with blanks between them as GCC allows.
+ */
+static size_t splice(const char *s, size_t n, size_t i)
+{
+	size_t j;
+
+	if (s[i] != '\\')
+		return 0;
+	for (j = i + 1; j < n && is_blank(s[j]); j++)
+		;
+	return j < n && s[j] == '\n' ? j + 1 - i : 0;
+}
+
+/* The index of the first character at or after i that is not spliced. */
+static size_t skip_splices(const char *s, size_t n, size_t i)
+{
+	size_t k;
+
+	while (i < n && (k = splice(s, n, i)))
+		i += k;
+	return i;
+}
+
+/* The end of the comment opened by the slash at s[i], or i if none is. */
+static size_t comment_end(const char *s, size_t n, size_t i)
+{
+	size_t j = skip_splices(s, n, i + 1), k;
+
+	if (j >= n)
+		return i;
+	if (s[j] == '/') {
+		/* Up to the newline; a line splice continues it. */
+		for (j++; j < n && s[j] != '\n'; j++) {
+			k = splice(s, n, j);
+			if (k)
+				j += k - 1;
+		}
+		return j;
+	}
+	if (s[j] != '*')
+		return i;
+	for (j++; j < n; j++) {
+		if (s[j] != '*')
+			continue;
+		k = skip_splices(s, n, j + 1);
+		if (k < n && s[k] == '/')
+			return k + 1;
+	}
+	return n;
+}
+
+/* The end of the string or character literal opened at s[i]. */
+static size_t literal_end(const char *s, size_t n, size_t i)
+{
+	char quote = s[i];
+	size_t j = i + 1, k;
+
+	while (j < n && s[j] != '\n') {
+		k = splice(s, n, j);
+		if (k) {
+			j += k;
+		} else if (s[j] == '\\') {
+			/* An escape: whatever follows, even spliced, is kept. */
+			j = skip_splices(s, n, j + 1);
+			if (j < n)
+				j++;
+		} else if (s[j++] == quote) {
+			break;
+		}
+	}
+	return j;
 }
 
 static int is_spdx(const char *s, size_t n)
@@ -88,96 +162,65 @@ static int is_spdx(const char *s, size_t n)
 	return 0;
 }
 
-/* Replace each comment by one space (translation phase 3). */
-static void uncomment(const struct buf *in, struct buf *out)
+/*
+ * Copy in to out, replacing each comment by one blank (translation phase
+ * 3), squeezing runs of blanks into one and dropping indentation, trailing
+ * blanks and empty lines, but where they matter: a line that a splice
+ * continues keeps one leading blank if it had any (the joined lines'
+ * tokens stay apart) and is kept even when empty (it ends a macro).
+ * Literals, splices in them included, are copied as they are.
+ */
+static void strip(const struct buf *in, struct buf *out)
 {
 	const char *s = in->p;
 	size_t n = in->len, i = 0, j;
-	char quote;
-
-	while (i < n) {
-		if (s[i] == '"' || s[i] == '\'') {
-			/* A literal: copy up to its closing quote or newline. */
-			quote = s[i];
-			put(out, s[i++]);
-			while (i < n && s[i] != quote && s[i] != '\n') {
-				if (s[i] == '\\' && i + 1 < n)
-					put(out, s[i++]);
-				put(out, s[i++]);
-			}
-			if (i < n && s[i] == quote)
-				put(out, s[i++]);
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-			for (j = i + 2; j + 1 < n; j++)
-				if (s[j] == '*' && s[j + 1] == '/')
-					break;
-			j = j + 1 < n ? j + 2 : n;
-			if (is_spdx(s + i, j - i)) {
-				while (i < j)
-					put(out, s[i++]);
-			} else {
-				put_blank(out);
-				i = j;
-			}
-		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-			/* Up to the newline; backslash-newline continues it. */
-			for (j = i + 2; j < n && s[j] != '\n'; j++)
-				if (s[j] == '\\' && j + 1 < n && s[j + 1] == '\n')
-					j++;
-			if (is_spdx(s + i, j - i)) {
-				while (i < j)
-					put(out, s[i++]);
-			} else {
-				put_blank(out);
-				i = j;
-			}
-		} else if (s[i] == ' ' || s[i] == '\t') {
-			/* Runs of blanks separate tokens as well as one. */
-			put_blank(out);
-			while (i < n && (s[i] == ' ' || s[i] == '\t'))
-				i++;
-		} else {
-			put(out, s[i++]);
-		}
-	}
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
-}
-
-/* Drop indentation, trailing blanks and empty lines but where they matter. */
-static void squeeze(const struct buf *in, struct buf *out)
-{
-	const char *s = in->p;
-	size_t n = in->len, i = 0, end, k, lead;
-	int continued = 0;
+	int blank = 0, text = 0, continued = 0, comment, indent;
 
 	out->len = 0;
 	while (i < n) {
-		for (end = i; end < n && s[end] != '\n'; end++)
-			;
-		k = end;
-		while (k > i && is_blank(s[k - 1]))
-			k--;
-		/*
-		 * Indentation goes, but after a backslash-newline, where one
-		 * blank keeps the joined lines' tokens apart.
-		 */
-		lead = i;
-		while (lead < k && is_blank(s[lead]))
-			lead++;
-		if (k > i || continued) {
-			if (continued && lead > i)
+		j = splice(s, n, i);
+		if (j || s[i] == '\n') {
+			/* A splice keeps the blank before it: "a \" is "a ". */
+			if (j && blank && (text || continued))
 				put(out, ' ');
-			for (i = lead; i < k; i++)
-				put(out, s[i]);
-			put(out, '\n');
-			continued = k > 0 && s[k - 1] == '\\';
+			if (j)
+				put(out, '\\');
+			if (j || text || continued)
+				put(out, '\n');
+			i += j ? j : 1;
+			continued = !!j;
+			blank = 0;
+			text = 0;
+			continue;
 		}
-		i = end + 1;
+		if (is_blank(s[i])) {
+			blank = 1;
+			i++;
+			continue;
+		}
+		j = s[i] == '/' ? comment_end(s, n, i) : i;
+		comment = j > i;
+		if (comment && !is_spdx(s + i, j - i)) {
+			blank = 1;
+			i = j;
+			continue;
+		}
+		if (!comment)
+			j = s[i] == '"' || s[i] == '\'' ? literal_end(s, n, i) :
+							   i + 1;
+		if (blank && (text || continued))
+			put(out, ' ');
+		/* A kept comment loses its indentation too. */
+		for (indent = 0; i < j; i++) {
+			if (!(comment && indent && is_blank(s[i])))
+				put(out, s[i]);
+			indent = s[i] == '\n' || (indent && is_blank(s[i]));
+		}
+		blank = 0;
+		text = 1;
 	}
+	if (text)
+		put(out, '\n');
 }
 
 static int mkdirs(char *path)
@@ -199,7 +242,7 @@ static int mkdirs(char *path)
 
 int main(int argc, char **argv)
 {
-	struct buf src = { 0 }, tmp = { 0 }, dst = { 0 };
+	struct buf src = { 0 }, dst = { 0 };
 	char line[8192], *in, *out, *nl;
 	FILE *f;
 
@@ -222,9 +265,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: %s\n", prog, in, strerror(errno));
 			return 1;
 		}
-		tmp.len = 0;
-		uncomment(&src, &tmp);
-		squeeze(&tmp, &dst);
+		strip(&src, &dst);
 		f = mkdirs(out) ? NULL : fopen(out, "wb");
 		if (!f || fwrite(dst.p, 1, dst.len, f) != dst.len ||
 		    fclose(f)) {
