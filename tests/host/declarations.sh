@@ -7,23 +7,9 @@
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-decl.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
 
 # run FIXTURE: kembed.sh kconfig on a copy, in a fresh object directory,
 # with a source tree holding the repo's scripts/ and symlinks out of it
@@ -88,4 +74,4 @@ check "good-all-keys: an instance is generated for a module without a .c" \
 check "good-all-keys: the Kconfig entry has the prompt, help and depends" \
 	grep -q "depends on PROC_FS && (SYSFS || !MODULES)" \
 	"$tmp/obj/kernel/Kconfig.kembed"
-[ "$fails" -eq 0 ]
+tap_result

@@ -7,25 +7,11 @@
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
 cd "$repo" || exit 1
 y=$(qemu/kernel --print-objtree)
 m=$(qemu/kernel --kconfig qemu/configs/artifacts-m.config --print-objtree)
 extract=$y/source/scripts/extract-ikconfig
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
 
 upstream_bytes()
 {
@@ -66,4 +52,4 @@ check "extract-ikconfig recovers .config from configs.ko" \
 check "kernel_config_data..kernel_config_data_end spans the payload" symbols
 check "IKCONFIG_PROC still gates /proc/config.gz (flags of the header)" \
 	grep -q '^	.byte 1,0,0,0$' "$y/kernel/configs.blob.S"
-[ "$fails" -eq 0 ]
+tap_result

@@ -10,22 +10,8 @@
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
 cd "$repo" || exit 1
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
 
 payloads="configs kheaders kbuildinfo kdefconfig"
 
@@ -115,4 +101,4 @@ check "a header removed is gone from the archive" \
 	       grep -q kembed_check.h"
 echo "# payload mtimes: first $before, added $added, edited $edited"
 rm -rf "$other" "$other.new"
-[ "$fails" -eq 0 ]
+tap_result

@@ -17,24 +17,10 @@
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
 cd "$repo" || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-strip.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
 
 # tokens: lines "PATH" on stdin; the token text of each file on stdout,
 # after a line "@kembed@ INDEX" (1-based, in the order of the list).
@@ -213,4 +199,4 @@ stripped_size=$(xargs cat < "$tmp/stripped.list" | wc -c)
 echo "# headers: $orig_size bytes before stripping, $stripped_size after"
 check "stripping made the headers smaller" \
 	test "$stripped_size" -lt "$orig_size"
-[ "$fails" -eq 0 ]
+tap_result

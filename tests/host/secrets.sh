@@ -10,24 +10,10 @@
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
 cd "$repo" || exit 1
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-secrets.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
 
 # expand PAYLOAD DIR: the payload, its decompressed bytes and, for a tar,
 # its members, as files under DIR.
@@ -143,4 +129,4 @@ for tree in signed base; do
 	check "$tree: kheaders was scanned member by member" \
 		test -s "$dir/kheaders.members"
 done
-[ "$fails" -eq 0 ]
+tap_result
