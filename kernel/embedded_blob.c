@@ -32,12 +32,6 @@ static size_t blob_size(const struct embedded_blob_header *hdr)
 	return le64_to_cpu(hdr->size);
 }
 
-static int blob_proc_open(struct inode *inode, struct file *file)
-{
-	/* 0444 does not stop root: refuse writers here. */
-	return file->f_mode & FMODE_WRITE ? -EACCES : 0;
-}
-
 static ssize_t blob_proc_read(struct file *file, char __user *buf,
 			      size_t len, loff_t *pos)
 {
@@ -47,8 +41,9 @@ static ssize_t blob_proc_read(struct file *file, char __user *buf,
 				       blob_size(blob->header));
 }
 
+/* 0444 does not stop root: S_IMMUTABLE does, for writes and setattr. */
 static const struct proc_ops blob_proc_ops = {
-	.proc_open	= blob_proc_open,
+	.proc_flags	= PROC_ENTRY_IMMUTABLE,
 	.proc_read	= blob_proc_read,
 	.proc_lseek	= default_llseek,
 };
