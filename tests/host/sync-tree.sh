@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# qemu/sync-tree on a toy tree: the overlay and patches land, unchanged
+# qemu/sync-tree on a toy tree: the overlay (userspace/ as tools/kembed/)
+# and patches land, unchanged
 # files keep their mtime (Kbuild rebuilds by mtime), files that leave the
 # overlay come back from pristine, and a bad patch is named.
 set -eu
@@ -35,7 +36,7 @@ mtime()
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..19"
 
 p="$tmp/pristine"
 s="$tmp/src"
@@ -66,8 +67,20 @@ cat >"$r/patches/0002-drop-b.patch" <<'EOT'
 -static int b;
 EOT
 
+mkdir -p "$r/tools/testing/selftests/t" "$r/userspace/fuzz"
+printf 'int t;\n' >"$r/tools/testing/selftests/t/t.c"
+printf 'int main(void) { return 0; }\n' >"$r/userspace/tool.c"
+printf '#!/bin/sh\n' >"$r/userspace/fuzz/seeds.sh"
+chmod +x "$r/userspace/fuzz/seeds.sh"
+
 "$sync" "$p" "$s" "$r" 2>"$tmp/err"
 check "overlay file installed" cmp -s "$r/kernel/new.c" "$s/kernel/new.c"
+check "tools/ is part of the overlay" \
+	cmp -s "$r/tools/testing/selftests/t/t.c" "$s/tools/testing/selftests/t/t.c"
+check "userspace/ lands as tools/kembed/" \
+	cmp -s "$r/userspace/tool.c" "$s/tools/kembed/tool.c"
+check "userspace/ subdirectories and executable bits too" \
+	test -x "$s/tools/kembed/fuzz/seeds.sh"
 check "overlay keeps the executable bit" test -x "$s/kernel/gen.sh"
 check "patch applied" grep -qx 'obj-y += new.o' "$s/kernel/Makefile"
 check "patch deletes a file" test ! -e "$s/kernel/b.c"
@@ -87,6 +100,22 @@ check "rerun: says nothing" test ! -s "$tmp/err"
 printf 'int new = 1;\n' >"$r/kernel/new.c"
 "$sync" "$p" "$s" "$r" 2>"$tmp/err"
 check "edit reaches the tree" cmp -s "$r/kernel/new.c" "$s/kernel/new.c"
+
+# In a git checkout, what git ignores (a build output) stays out.
+printf '/tool\n' >"$r/userspace/.gitignore"
+printf 'ELF\n' >"$r/userspace/tool"
+if git -C "$r" init -q 2>/dev/null; then
+	"$sync" "$p" "$s" "$r" 2>"$tmp/err"
+	check "git checkout: an ignored build output stays out" \
+		test ! -e "$s/tools/kembed/tool"
+	check "git checkout: untracked sources still land" \
+		cmp -s "$r/userspace/tool.c" "$s/tools/kembed/tool.c"
+	rm -rf "$r/.git"
+else
+	ok "git checkout: an ignored build output stays out # SKIP no git"
+	ok "git checkout: untracked sources still land # SKIP no git"
+fi
+rm "$r/userspace/tool" "$r/userspace/.gitignore"
 
 rm "$r/kernel/new.c" "$r/patches/0002-drop-b.patch"
 "$sync" "$p" "$s" "$r" 2>"$tmp/err"
