@@ -1,0 +1,11 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# kembed-kconfig: qemu/configs/artifacts-m.config
+# kembed-copy: @REPO@/tools/testing/selftests/embedded_blob
+# kembed-copy: @OBJ@/source/tools/testing/selftests/lib.mk
+# kembed-copy: @OBJ@/source/tools/testing/selftests/kselftest.h
+# kembed-copy: @OBJ@/source/tools/testing/selftests/kselftest_harness.h
+# kembed-copy: @REPO@/tests/lib/selftests.sh
+# The embedded_blob kselftest, built in the guest, every artifact a module:
+# it skips until they are loaded, then passes.
+exec sh /host/selftests.sh m
