@@ -36,8 +36,7 @@
 
 static const char *me = "kembed headers";
 
-static int fail(const char *what, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static int fail(const char *what, const char *fmt, ...) __printf(2, 3);
 
 static int fail(const char *what, const char *fmt, ...)
 {
@@ -77,7 +76,7 @@ static int trusted_dir(const char *path, const struct stat *st)
 	if (st->st_uid != 0)
 		return fail(path, "owned by uid %u, not root",
 			    (unsigned int)st->st_uid);
-	if (st->st_mode & (S_IWGRP | S_IWOTH))
+	if (st->st_mode & 0022)
 		return fail(path, "writable by group or others (mode %04o)",
 			    (unsigned int)(st->st_mode & 07777));
 	return 0;
@@ -128,7 +127,7 @@ static void remove_tree(const char *path)
 /* Leftovers of an install that was killed. */
 static void remove_leftovers(const char *parent)
 {
-	char *argv[] = { "find", (char *)parent, "-mindepth", "1",
+	char *const argv[] = { "find", (char *)parent, "-mindepth", "1",
 			 "-maxdepth", "1", "-name", TMP_PREFIX "*", "-exec",
 			 "rm", "-rf", "{}", "+", NULL };
 
@@ -170,13 +169,13 @@ static int install(const char *archive, int force)
 	if (!archive) {
 		archive = "/proc/kheaders.tar.xz";
 		if (access(archive, R_OK)) {
-			char *argv[] = { "modprobe", "-q", "kheaders", NULL };
+			char *const argv[] = { "modprobe", "-q", "kheaders", NULL };
 
 			run(argv);
 		}
 		if (access(archive, R_OK))
-			return fail(archive, "not there, and modprobe kheaders "
-				    "did not help (CONFIG_IKHEADERS?)");
+			return fail(archive,
+				    "not there, even after modprobe kheaders (IKHEADERS?)");
 	}
 
 	snprintf(want, sizeof(want), "/lib/modules/%s", uts.release);
@@ -193,8 +192,8 @@ static int install(const char *archive, int force)
 	snprintf(build, sizeof(build), "%s/build", parent);
 	if (!lstat(build, &st)) {
 		if (S_ISLNK(st.st_mode) && !force)
-			return fail(build, "is a symlink: refusing to follow "
-				    "it (--force replaces it)");
+			return fail(build,
+				    "is a symlink: not followed (--force replaces it)");
 		if (!force)
 			return fail(build, "exists (--force replaces it)");
 		if (!S_ISLNK(st.st_mode) && !S_ISDIR(st.st_mode))
@@ -213,7 +212,7 @@ static int install(const char *archive, int force)
 	}
 
 	{
-		char *argv[] = { "tar", "-xf", (char *)archive, "-C", tmp,
+		char *const argv[] = { "tar", "-xf", (char *)archive, "-C", tmp,
 				 NULL };
 
 		if (run(argv)) {
@@ -268,21 +267,18 @@ int cmd_headers(int argc, char **argv)
 			force = 1;
 			break;
 		case 'h':
-			printf("usage: kembed headers install [--force] "
-			       "[--archive FILE]\n"
-			       "Unpack /proc/kheaders.tar.xz (loading kheaders.ko "
-			       "if needed) into\n/lib/modules/$(uname -r)/build, "
-			       "refusing an archive for another kernel,\na "
-			       "symlink at build, and directories others can "
-			       "write.\n");
+			printf("usage: kembed headers install [--force] [--archive FILE]\n"
+			       "Unpack /proc/kheaders.tar.xz (loading kheaders.ko if needed) into\n"
+			       "/lib/modules/$(uname -r)/build, refusing an archive for another kernel,\n"
+			       "a symlink at build, and directories others can write.\n");
 			return 0;
 		default:
 			return 2;
 		}
 	}
 	if (optind + 1 != argc || strcmp(argv[optind], "install")) {
-		fprintf(stderr, "%s: usage: kembed headers install [--force] "
-			"[--archive FILE]\n", me);
+		fprintf(stderr, "%s: usage: kembed headers install [--force] [--archive FILE]\n",
+			me);
 		return 2;
 	}
 	return install(archive, force);

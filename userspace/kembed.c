@@ -71,7 +71,7 @@ enum {
 #define MAX_ARTIFACTS		4096	/* per input */
 #define MAX_STREAMS		1024	/* compressed-stream candidates tried */
 #define MAX_MODULES		512	/* module files looked at */
-#define MAX_LIST_SIZE		(1 << 20)	/* /proc/embedded_blobs */
+#define MAX_LIST_SIZE		(1024 * 1024)	/* /proc/embedded_blobs */
 #define MAX_LINE		512
 
 static const char *prog = "kembed";
@@ -90,7 +90,7 @@ static struct {
 
 /* Messages */
 
-static void __attribute__((format(printf, 2, 3)))
+static void __printf(2, 3)
 error_at(const char *file, const char *fmt, ...)
 {
 	va_list ap;
@@ -106,7 +106,7 @@ error_at(const char *file, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int __attribute__((format(printf, 1, 2)))
+static int __printf(1, 2)
 usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -1845,7 +1845,7 @@ static bool parse_size(const char *s, size_t *v)
 	return true;
 }
 
-static void help(const char *cmd);
+static void print_help(const char *cmd);
 
 /*
  * The options of cmd (NULL: those before the command); own lists the
@@ -1861,7 +1861,7 @@ static int parse_options(int argc, char **argv, const char *cmd,
 				 NULL)) != -1) {
 		switch (ch) {
 		case 'h':
-			help(cmd);
+			print_help(cmd);
 			return EXIT_OK;
 		case 'v':
 			opt.verbose = true;
@@ -1970,7 +1970,7 @@ static int cmd_verify(int argc, char **argv)
 
 static int cmd_help(int argc, char **argv)
 {
-	help(argc > 1 ? argv[1] : NULL);
+	print_help(argc > 1 ? argv[1] : NULL);
 	return EXIT_OK;
 }
 
@@ -1994,7 +1994,7 @@ static const struct command {
 
 #define NCOMMANDS (sizeof(commands) / sizeof(*commands))
 
-static void help(const char *cmd)
+static void print_help(const char *cmd)
 {
 	size_t i;
 

@@ -9,8 +9,6 @@
 #define KEMBED_NO_MAIN
 #include "../kembed.c"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct catalog c;
