@@ -26,7 +26,7 @@ case "$#:${1:-}" in
 	echo include/config/kernel.release
 	echo include/config/auto.conf
 	echo .config
-	echo "$srctree/scripts/gen_buildinfo.sh"
+	echo "$0"
 	;;
 2:*)
 	out=$1

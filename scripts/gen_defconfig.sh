@@ -18,7 +18,7 @@ case "$#:${1:-}" in
 	echo .config
 	echo include/config/auto.conf
 	echo scripts/kconfig/conf
-	echo "$srctree/scripts/gen_defconfig.sh"
+	echo "$0"
 	;;
 2:*)
 	out=$1
