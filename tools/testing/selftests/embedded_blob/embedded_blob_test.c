@@ -163,7 +163,7 @@ static void read_list(void)
 	f = fopen(LIST_PATH, "r");
 	if (!f) {
 		if (errno == ENOENT)
-			ksft_exit_skip(LIST_PATH " is missing: kernel built without CONFIG_EMBEDDED_BLOB\n");
+			ksft_exit_skip(LIST_PATH " is missing: no CONFIG_EMBEDDED_BLOB\n");
 		ksft_exit_fail_msg("open " LIST_PATH ": %s\n", strerror(errno));
 	}
 	while (fgets(line, sizeof(line), f)) {
