@@ -22,8 +22,8 @@
 set -eu
 
 me=kembed.sh
-# The license of the files it generates
-spdx="SPDX-License-Identifier: GPL-2.0"
+# The license tag of the files it generates
+spdx=SPDX-License-Identifier
 
 die()
 {
@@ -306,7 +306,7 @@ kconfig()
 	while IFS='	' read -r f line name module config prompt rest; do
 		[ -f "${srctree:-.}/kernel/$module.c" ] && continue
 		{
-			echo "// $spdx"
+			echo "// $spdx: GPL-2.0"
 			echo "/* Generated from $f by $me: do not edit. */"
 			echo "#include <linux/embedded_blob.h>"
 			echo
@@ -353,7 +353,7 @@ asm()
 	sha=$(sha256sum "$payload")
 	sha=${sha%% *}
 	{
-		echo "/* $spdx */"
+		echo "/* $spdx: GPL-2.0 */"
 		echo "/* Generated for $payload by $me: do not edit. */"
 		echo "	.pushsection .rodata, \"a\""
 		echo "	.balign 8"
