@@ -11,7 +11,7 @@ TESTS ?=
 V ?=
 
 .PHONY: all deps kernel root objtree demo check clean distclean-cache help \
-	userspace
+	userspace series
 
 all: kernel root
 
@@ -23,6 +23,7 @@ help:
 	@echo 'make demo             build, boot and run the kheaders demo'
 	@echo 'make userspace        build the kembed tool in build/userspace'
 	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
+	@echo 'make series           the patch series for upstream, in build/series'
 	@echo 'make clean            remove local outputs (build/)'
 	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
 
@@ -44,6 +45,9 @@ demo:
 # The guest builds its own from userspace/ (tests/guest/userspace-*.sh).
 userspace:
 	$(MAKE) -C userspace O=$(CURDIR)/build/userspace
+
+series:
+	qemu/series
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
