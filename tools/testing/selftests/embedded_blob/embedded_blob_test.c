@@ -4,7 +4,8 @@
  *
  * Every artifact that /proc/embedded_blobs lists must be a read-only
  * /proc/<name> of the listed size, whose bytes have the listed SHA-256,
- * that refuses writers even for root and seeks to its end at its size.
+ * that refuses writers (EACCES or EPERM) even for root and seeks to its
+ * end at its size.
  * /proc/config.gz and /proc/kheaders.tar.xz, when listed, must start with
  * the gzip and xz magic, and /sys/kernel/kheaders.tar.xz must hold the
  * same bytes as the /proc file.
@@ -225,6 +226,15 @@ static int read_file(const char *path, unsigned long long *len,
 	return 0;
 }
 
+/*
+ * Writers are refused by the file's open (EACCES), or before it by the
+ * VFS when the inode is immutable (EPERM).
+ */
+static int refused(int err)
+{
+	return err == EACCES || err == EPERM;
+}
+
 static void check_blob(const struct blob *b)
 {
 	unsigned long long len = 0;
@@ -254,15 +264,13 @@ static void check_blob(const struct blob *b)
 			 "%s: its bytes have the listed SHA-256\n", b->name);
 
 	fd = open(path, O_WRONLY);
-	ksft_test_result(fd < 0 && errno == EACCES,
-			 "%s: opening it for writing fails with EACCES\n",
-			 b->name);
+	ksft_test_result(fd < 0 && refused(errno),
+			 "%s: opening it for writing is refused\n", b->name);
 	if (fd >= 0)
 		close(fd);
 	fd = open(path, O_RDWR);
-	ksft_test_result(fd < 0 && errno == EACCES,
-			 "%s: opening it read-write fails with EACCES\n",
-			 b->name);
+	ksft_test_result(fd < 0 && refused(errno),
+			 "%s: opening it read-write is refused\n", b->name);
 	if (fd >= 0)
 		close(fd);
 
