@@ -11,7 +11,7 @@ TESTS ?=
 V ?=
 
 .PHONY: all deps kernel root objtree demo check clean distclean-cache help \
-	userspace series
+	userspace series series-check
 
 all: kernel root
 
@@ -24,6 +24,7 @@ help:
 	@echo 'make userspace        build the kembed tool in build/userspace'
 	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
 	@echo 'make series           the patch series for upstream, in build/series'
+	@echo 'make series-check     check it: git am, tree, checkpatch, a build per patch'
 	@echo 'make clean            remove local outputs (build/)'
 	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
 
@@ -48,6 +49,10 @@ userspace:
 
 series:
 	qemu/series
+
+# Only tests/host/series.sh, which make check runs too.
+series-check:
+	tests/run $(if $(V),-v) series
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
