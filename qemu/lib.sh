@@ -39,6 +39,27 @@ now()
 	date +%s
 }
 
+# kbuild_make SRC OBJ [ARG]...: make in the kernel tree SRC, objects in
+# OBJ, with the environment and command line of every kembed kernel build
+# (qemu/kernel, qemu/bench): cross compiler through ccache, fixed
+# timestamp, user and host.
+kbuild_make()
+{
+	(
+		src=$1
+		obj=$2
+		shift 2
+		export CCACHE_DIR="$CACHE/ccache"
+		export KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC'
+		export KBUILD_BUILD_USER=kembed
+		export KBUILD_BUILD_HOST=kembed
+		unset ARCH CROSS_COMPILE KCONFIG_CONFIG
+		exec make -C "$src" O="$obj" ARCH="$KEMBED_ARCH" \
+			CROSS_COMPILE="$KEMBED_CROSS" \
+			CC="ccache ${KEMBED_CROSS}gcc" -j"$KEMBED_JOBS" "$@"
+	)
+}
+
 # sha256 of stdin, hex only.
 hash_stdin()
 {
