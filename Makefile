@@ -2,6 +2,7 @@
 # kembed: build, boot and test a riscv64 kernel in QEMU.
 #   make demo    build everything, boot, run the kheaders demo in the guest
 #   make check   all tests (host and guest); last line "N passed, N failed"
+#   make bench   kembed's headers archive against upstream kheaders
 # Kernel trees, ccache and guest images are cached outside the checkout in
 # $KEMBED_CACHE (default: ${XDG_CACHE_HOME:-~/.cache}/kembed).
 
@@ -11,7 +12,7 @@ TESTS ?=
 V ?=
 
 .PHONY: all deps kernel root objtree demo check clean distclean-cache help \
-	userspace series series-check
+	userspace series series-check bench
 
 all: kernel root
 
@@ -25,6 +26,7 @@ help:
 	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
 	@echo 'make series           the patch series for upstream, in build/series'
 	@echo 'make series-check     check it: git am, tree, checkpatch, a build per patch'
+	@echo 'make bench            kembed against upstream kheaders (BENCH_RUNS=3)'
 	@echo 'make clean            remove local outputs (build/)'
 	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
 
@@ -56,6 +58,11 @@ series-check:
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
+
+# METRIC lines and a table on stdout; build/bench/results.{csv,json,png}.
+# BENCH_RUNS=N timed runs per figure (medians), default 3.
+bench:
+	qemu/bench
 
 clean:
 	rm -rf build
