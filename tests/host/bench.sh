@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# make bench's report, without the expensive run: qemu/bench --report on
+# fixtures (tests/fixtures/bench). A good samples file gives the exact
+# METRIC lines and table, results.csv, a results.json with every metric
+# and results.png; each bad one fails with its message and leaves no file.
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo" || exit 1
+fixtures=tests/fixtures/bench
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-bench-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+check()
+{
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $desc"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n $desc"
+	fi
+}
+
+same()
+{
+	diff -u "$1" "$2" | sed 's/^/# /'
+	cmp -s "$1" "$2"
+}
+
+metric_lines()
+{
+	grep '^METRIC' "$tmp/good/stdout" >"$tmp/metrics" &&
+		[ "$(wc -l <"$tmp/metrics")" -eq 7 ] &&
+		! grep -vqE '^METRIC [a-z_]+ kembed=[0-9.]+ upstream=([0-9.]+|NA) ratio=([0-9.]+|NA)$' \
+			"$tmp/metrics"
+}
+
+json_metrics()
+{
+	[ "$(grep -c '"name": ' "$tmp/good/out/results.json")" -eq 7 ] ||
+		return 1
+	if command -v python3 >/dev/null; then
+		python3 -m json.tool "$tmp/good/out/results.json" >/dev/null
+	fi
+}
+
+png()
+{
+	[ "$(od -An -tx1 -N8 "$tmp/good/out/results.png" | tr -d ' ')" = \
+		89504e470d0a1a0a ]
+}
+
+bad()
+{
+	file=$1
+	expect=$(sed -n 's/^# expect: //p' "$file")
+	[ -n "$expect" ] || { echo "# $file: no '# expect:' line"; return 1; }
+	rm -rf "$tmp/bad"
+	if qemu/bench --report "$file" "$tmp/bad" >/dev/null 2>"$tmp/stderr"; then
+		echo "# $file: accepted"
+		return 1
+	fi
+	sed 's/^/# /' "$tmp/stderr"
+	grep -qF "$expect" "$tmp/stderr" && [ ! -e "$tmp/bad" ]
+}
+
+set -- "$fixtures"/bad-*.samples
+echo "TAP version 13"
+echo "1..$((6 + $#))"
+
+mkdir -p "$tmp/good"
+good()
+{
+	qemu/bench --report "$fixtures/good.samples" "$tmp/good/out" \
+		>"$tmp/good/stdout"
+}
+
+check "good.samples: the report runs" good
+check "good.samples: METRIC lines and table as in good.out" \
+	same "$fixtures/good.out" "$tmp/good/stdout"
+check "good.samples: one well-formed METRIC line per metric" metric_lines
+check "good.samples: results.csv as in good.csv" \
+	same "$fixtures/good.csv" "$tmp/good/out/results.csv"
+check "good.samples: results.json has every metric" json_metrics
+if command -v gnuplot >/dev/null; then
+	check "good.samples: results.png is a PNG" png
+else
+	n=$((n + 1))
+	echo "ok $n results.png # SKIP gnuplot is not installed (qemu/deps gnuplot-nox)"
+fi
+for file in "$@"; do
+	check "$(basename "$file"): refused" bad "$file"
+done
+
+[ "$fails" -eq 0 ]
