@@ -11,21 +11,8 @@ cd "$repo" || exit 1
 fixtures=tests/fixtures/bench
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-bench-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. "$repo/tests/lib/tap.sh"
 
 same()
 {
@@ -36,14 +23,14 @@ same()
 metric_lines()
 {
 	grep '^METRIC' "$tmp/good/stdout" >"$tmp/metrics" &&
-		[ "$(wc -l <"$tmp/metrics")" -eq 7 ] &&
+		[ "$(wc -l <"$tmp/metrics")" -eq 10 ] &&
 		! grep -vqE '^METRIC [a-z_]+ kembed=[0-9.]+ upstream=([0-9.]+|NA) ratio=([0-9.]+|NA)$' \
 			"$tmp/metrics"
 }
 
 json_metrics()
 {
-	[ "$(grep -c '"name": ' "$tmp/good/out/results.json")" -eq 7 ] ||
+	[ "$(grep -c '"name": ' "$tmp/good/out/results.json")" -eq 10 ] ||
 		return 1
 	if command -v python3 >/dev/null; then
 		python3 -m json.tool "$tmp/good/out/results.json" >/dev/null
@@ -98,4 +85,4 @@ for file in "$@"; do
 	check "$(basename "$file"): refused" bad "$file"
 done
 
-[ "$fails" -eq 0 ]
+tap_result
