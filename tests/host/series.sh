@@ -23,19 +23,7 @@ allowed_checks="CAMELCASE"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-series.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-fails=0
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-not_ok()
-{
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
+. "$repo/tests/lib/tap.sh"
 now()
 {
 	date +%s

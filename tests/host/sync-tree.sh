@@ -11,25 +11,7 @@ sync="$repo/qemu/sync-tree"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-n=0
-fails=0
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-not_ok()
-{
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+. "$repo/tests/lib/tap.sh"
 mtime()
 {
 	stat -c %Y.%y "$1"

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # TAP helpers shared by the host tests (sourced, not run).
+#   ok DESC, not_ok DESC  one numbered TAP line
 #   check DESC CMD...   run CMD: "ok N DESC" or "not ok N DESC"
 #   tap_result          exit status: 0 unless a check failed
 # shellcheck shell=sh
@@ -7,17 +8,24 @@
 n=0
 fails=0
 
+ok()
+{
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok()
+{
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n $1"
+}
+
 check()
 {
 	desc=$1
 	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
 }
 
 tap_result()
