@@ -8,8 +8,10 @@
 #	(object) directory, kernel/Kconfig.kembed (one tristate per artifact),
 #	kernel/kembed.mk (read by scripts/Makefile.kembed) and an instance
 #	kernel/<module>.kembed.c for each artifact without a hand-written
-#	kernel/<module>.c. Run by Kconfig (init/Kconfig). Errors are printed
-#	as FILE:LINE: reason; nothing is written then.
+#	kernel/<module>.c. Run by the top Makefile before Kconfig, which
+#	reads kernel/Kconfig.kembed (init/Kconfig). A file is rewritten only
+#	when its text changes. Errors are printed as FILE:LINE: reason;
+#	nothing is written then.
 #
 #   kembed.sh asm OUT PAYLOAD MODULE NAME COMPRESSION FLAGS START END SYMBOL
 #	Write the assembler file that lays out PAYLOAD behind its struct
@@ -303,6 +305,14 @@ kconfig()
 		done < "$records"
 	} > kernel/kembed.mk.tmp
 
+	# Instances of artifacts no longer declared go.
+	for f in kernel/*.kembed.c; do
+		[ -f "$f" ] || continue
+		module=${f#kernel/}
+		module=${module%.kembed.c}
+		cut -f 4 "$records" | grep -qxF "$module" || rm -f "$f"
+	done
+
 	while IFS='	' read -r f line name module config prompt rest; do
 		[ -f "${srctree:-.}/kernel/$module.c" ] && continue
 		{
@@ -317,8 +327,7 @@ kconfig()
 	done < "$records"
 
 	commit kernel/Kconfig.kembed
-	# Always refreshed: Makefile.kembed compares its age with artifacts.d/.
-	mv -f kernel/kembed.mk.tmp kernel/kembed.mk
+	commit kernel/kembed.mk
 }
 
 # Little-endian bytes of $1 as an .byte list of $2 bytes.
