@@ -42,21 +42,37 @@ now()
 # kbuild_make SRC OBJ [ARG]...: make in the kernel tree SRC, objects in
 # OBJ, with the environment and command line of every kembed kernel build
 # (qemu/kernel, qemu/bench): cross compiler through ccache, fixed
-# timestamp, user and host.
+# timestamp, user and host. $kbuild_vars adds make variables, one
+# VAR=VALUE a line (qemu/kernel --make): CC=... replaces the cross gcc
+# (still through ccache), LLVM=... makes it clang.
 kbuild_make()
 {
 	(
 		src=$1
 		obj=$2
 		shift 2
+		cc="${KEMBED_CROSS}gcc"
+		set -f
+		old_ifs=$IFS
+		IFS='
+'
+		for var in ${kbuild_vars:-}; do
+			case "$var" in
+			CC=*) cc=${var#CC=} ;;
+			LLVM=*) cc=clang; set -- "$@" "$var" ;;
+			*) set -- "$@" "$var" ;;
+			esac
+		done
+		IFS=$old_ifs
+		set +f
 		export CCACHE_DIR="$CACHE/ccache"
 		export KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC'
 		export KBUILD_BUILD_USER=kembed
 		export KBUILD_BUILD_HOST=kembed
-		unset ARCH CROSS_COMPILE KCONFIG_CONFIG
+		unset ARCH CROSS_COMPILE KCONFIG_CONFIG LLVM
 		exec make -C "$src" O="$obj" ARCH="$KEMBED_ARCH" \
 			CROSS_COMPILE="$KEMBED_CROSS" \
-			CC="ccache ${KEMBED_CROSS}gcc" -j"$KEMBED_JOBS" "$@"
+			CC="ccache $cc" -j"$KEMBED_JOBS" "$@"
 	)
 }
 

@@ -1660,6 +1660,84 @@ static int nothing_found(const struct catalog *c)
 	return c->status ? c->status : EXIT_NOTFOUND;
 }
 
+/*
+ * An archive that lacks what building modules against it needs (kheaders
+ * made without CONFIG_CC_CAN_LINK: no fixdep, no modpost) says so in a
+ * file HEADERS-ONLY of its top directory, which sorts among its first
+ * members. list looks for it there, decompressing at most NOTE_SCAN bytes
+ * of the archive, which it reads only when it is at hand (an image, or a
+ * loaded module).
+ */
+#define NOTE_MEMBER	"./HEADERS-ONLY"
+#define NOTE_SCAN	((size_t)1 << 20)
+#define TAR_BLOCK	512
+
+static bool tar_has_note(const uint8_t *p, size_t len)
+{
+	size_t off = 0;
+
+	while (len - off >= TAR_BLOCK) {
+		const uint8_t *h = p + off;
+		uint64_t size = 0, blocks;
+		char name[101];
+
+		if (memcmp(h + 257, "ustar", 5))
+			return false;
+		memcpy(name, h, 100);
+		name[100] = '\0';
+		if (!strcmp(name, NOTE_MEMBER))
+			return true;
+		/* past the files of the top directory */
+		if (strncmp(name, "./", 2) || strchr(name + 2, '/'))
+			return false;
+		for (int i = 124; i < 136 && h[i] >= '0' && h[i] <= '7'; i++)
+			size = size * 8 + (h[i] - '0');
+		blocks = size / TAR_BLOCK + !!(size % TAR_BLOCK);
+		if (blocks >= (len - off) / TAR_BLOCK)
+			return false;
+		off += (blocks + 1) * TAR_BLOCK;
+	}
+	return false;
+}
+
+static bool headers_only(const struct entry *e)
+{
+	struct out o = { .limit = NOTE_SCAN };
+	const uint8_t *data;
+	const char *file;
+	char fbuf[PATH_MAX];
+	uint8_t *owned;
+	bool found;
+	size_t k, used;
+
+	if (e->error)
+		return false;
+	if (e->live) {
+		snprintf(fbuf, sizeof(fbuf), "%s/%s", proc_dir(), e->name);
+		if (access(fbuf, R_OK))
+			return false;
+	}
+	if (entry_read(e, &data, &owned, &file, fbuf, sizeof(fbuf)))
+		return false;
+	if (!strcmp(e->compression, "none")) {
+		found = tar_has_note(data, e->size);
+		free(owned);
+		return found;
+	}
+	for (k = 0; k < sizeof(codec_names) / sizeof(*codec_names); k++)
+		if (!strcmp(e->compression, codec_names[k]))
+			break;
+	found = false;
+	if (k < sizeof(codec_names) / sizeof(*codec_names)) {
+		/* stops at the limit, with what it has */
+		decompress((enum codec)k, data, e->size, true, &o, &used);
+		found = tar_has_note(o.buf, o.len);
+	}
+	free(o.buf);
+	free(owned);
+	return found;
+}
+
 static int cmd_list_run(struct catalog *c)
 {
 	int wname = 0, wsize = 0, wcomp = 0;
@@ -1682,9 +1760,10 @@ static int cmd_list_run(struct catalog *c)
 		char sha[2 * SHA256_LEN + 1];
 
 		hex(e->sha256, SHA256_LEN, sha);
-		printf("%-*s %*llu %-*s %s %s\n", wname, e->name, wsize,
+		printf("%-*s %*llu %-*s %s %s%s\n", wname, e->name, wsize,
 		       (unsigned long long)e->size, wcomp, e->compression,
-		       sha, e->where);
+		       sha, e->where,
+		       headers_only(e) ? " (headers only)" : "");
 	}
 	return c->status;
 }
@@ -2025,6 +2104,9 @@ static void print_help(const char *cmd)
 "\"builtin\", \"module M\" or \"module M, not loaded\" for the running\n"
 "kernel, and the header's offset for an IMAGE: 0xOFF, 0xOFF(SECTION+0xOFF)\n"
 "in an ELF file, CODEC@0xSTREAM:0xOFF inside a compressed stream.\n"
+"\"(headers only)\" follows an archive that holds no fixdep and modpost, so\n"
+"that modules cannot be built against it (a kheaders made without\n"
+"CONFIG_CC_CAN_LINK: see HEADERS-ONLY in it).\n"
 "\n"
 "Exit status: 0 success; 1 error: unreadable or damaged input, failed\n"
 "verification; 2 usage error; 3 no such artifact, or none at all (an\n"
