@@ -2106,7 +2106,7 @@ static void print_help(const char *cmd)
 "in an ELF file, CODEC@0xSTREAM:0xOFF inside a compressed stream.\n"
 "\"(headers only)\" follows an archive that holds no fixdep and modpost, so\n"
 "that modules cannot be built against it (a kheaders made without\n"
-"CONFIG_CC_CAN_LINK: see HEADERS-ONLY in it).\n"
+"CONFIG_CC_CAN_LINK or CONFIG_MODULES: see HEADERS-ONLY in it).\n"
 "\n"
 "Exit status: 0 success; 1 error: unreadable or damaged input, failed\n"
 "verification; 2 usage error; 3 no such artifact, or none at all (an\n"
