@@ -13,7 +13,12 @@
 # b" runs only those paths, whatever the tier. The configurations are
 # qemu/configs/base.config (+ fragments) on tinyconfig, made once per
 # tree by "qemu/kernel --configure-only" and copied into each fresh tree.
-# Object trees and logs: $KEMBED_CACHE/kbuild-paths/{obj,logs}/.
+# Object trees: $KEMBED_CACHE/kbuild-paths/<path>-<tree> (another
+# directory in $KEMBED_CACHE: KEMBED_KPATHS_DIR), logs in logs/.
+# Every object tree is two levels below the source tree's parent (the
+# private copy of kembed's source is copy/src, its trees copy/o/*) and
+# ccache runs with CCACHE_BASEDIR=$KEMBED_CACHE: the compiler sees the
+# same relative paths in every tree, and a fresh tree is a warm build.
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -68,8 +73,9 @@ selected()
 	[ "$1" = cheap ] || [ "${KEMBED_MATRIX:-0}" = 1 ]
 }
 
-work=$CACHE/kbuild-paths
-mkdir -p "$work/logs" "$work/obj" "$work/config"
+work=${KEMBED_KPATHS_DIR:-$CACHE/kbuild-paths}
+lists=$work/lists
+mkdir -p "$work/logs" "$lists" "$work/config"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-kpaths.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
@@ -110,7 +116,7 @@ kmk()
 		[ -z "$kcc" ] || set -- CC="$kcc" "$@"
 		[ -z "$o" ] || set -- O="$o" "$@"
 		exec env -u ARCH -u CROSS_COMPILE -u KCONFIG_CONFIG \
-			CCACHE_DIR="$CACHE/ccache" \
+			CCACHE_DIR="$CACHE/ccache" CCACHE_BASEDIR="$CACHE" \
 			KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC' \
 			KBUILD_BUILD_USER=kembed KBUILD_BUILD_HOST=kembed \
 			make -C "$s" "$@"
@@ -158,7 +164,7 @@ config_of()
 fresh()
 {
 	config_of "$1" "$2" || return 1
-	obj=$work/obj/$name-$1
+	obj=$objdir/$name-$1
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	cp "$(cat "$tmp/config")" "$obj/.config"
@@ -251,12 +257,12 @@ listing()
 
 p_fresh_clean()
 {
-	obj=$work/obj/$name-$1
+	obj=$objdir/$name-$1
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	kmk "$tsrc" "$obj" clean || return 1
 	kmk "$tsrc" "$obj" mrproper || return 1
-	listing "$obj" >"$work/obj/$name-$1.list"
+	listing "$obj" >"$lists/$name-$1"
 	kmk "$tsrc" "$obj" distclean || return 1
 	compare_listing "$name"
 }
@@ -265,11 +271,11 @@ p_fresh_clean()
 compare_listing()
 {
 	[ "$tree" = kembed ] || return 0
-	if [ ! -f "$work/obj/$1-pristine.list" ]; then
+	if [ ! -f "$lists/$1-pristine" ]; then
 		why "no pristine listing to compare"
 		return 2
 	fi
-	if ! diff "$work/obj/$1-pristine.list" "$work/obj/$1-kembed.list" >"$tmp/diff"; then
+	if ! diff "$lists/$1-pristine" "$lists/$1-kembed" >"$tmp/diff"; then
 		why "after mrproper, kembed's tree differs from pristine's: $(grep -c '^[<>]' "$tmp/diff") files ($(grep '^[<>]' "$tmp/diff" | head -n 5 | tr '\n' ' '))"
 		cat "$tmp/diff"
 		return 2
@@ -289,10 +295,10 @@ p_image()
 
 p_image_modules()
 {
-	obj=$work/obj/image-$1
+	obj=$objdir/image-$1
 	if [ ! -f "$obj/arch/riscv/boot/Image" ]; then
 		name=image p_image "$1" || return 1
-		obj=$work/obj/image-$1
+		obj=$objdir/image-$1
 	fi
 	art=
 	kmk "$tsrc" "$obj" modules || return 1
@@ -314,10 +320,10 @@ p_vmlinux()
 
 p_vmlinux_modules()
 {
-	obj=$work/obj/vmlinux-$1
+	obj=$objdir/vmlinux-$1
 	if [ ! -f "$obj/vmlinux" ]; then
 		name=vmlinux p_vmlinux "$1" || return 1
-		obj=$work/obj/vmlinux-$1
+		obj=$objdir/vmlinux-$1
 	fi
 	art=
 	kmk "$tsrc" "$obj" modules || return 1
@@ -352,15 +358,15 @@ p_o_j1()
 
 p_clean_built()
 {
-	obj=$work/obj/o-jN-$1
+	obj=$objdir/o-jN-$1
 	if [ ! -f "$obj/vmlinux" ]; then
 		name=o-jN p_o_jN "$1" || return 1
-		obj=$work/obj/o-jN-$1
+		obj=$objdir/o-jN-$1
 	fi
 	art=
 	kmk "$tsrc" "$obj" clean || return 1
 	kmk "$tsrc" "$obj" mrproper || return 1
-	listing "$obj" >"$work/obj/$name-$1.list"
+	listing "$obj" >"$lists/$name-$1"
 	kmk "$tsrc" "$obj" distclean || return 1
 	compare_listing "$name"
 }
@@ -370,10 +376,10 @@ p_clean_built()
 # behind, or removes, must be what it does in pristine.
 intree()
 {
-	copy=$work/obj/$name-$1
+	copy=$objdir/$name-$1
 	rm -rf "$copy"
 	cp -al "$tsrc" "$copy" || return 1
-	listing "$copy" >"$copy.before"
+	listing "$copy" >"$lists/$name-$1.before"
 	config_of "$1" modsym || return 1
 	cp "$(cat "$tmp/config")" "$copy/.config"
 	kmk "$copy" "" olddefconfig || return 1
@@ -381,10 +387,10 @@ intree()
 	r=0
 	full_checks "$copy" || r=2
 	kmk "$copy" "" mrproper || return 1
-	listing "$copy" >"$copy.after"
-	diff "$copy.before" "$copy.after" | grep '^[<>]' >"$work/obj/$name-$1.list"
+	listing "$copy" >"$lists/$name-$1.after"
+	diff "$lists/$name-$1.before" "$lists/$name-$1.after" | grep '^[<>]' >"$lists/$name-$1"
 	if [ "$tree" = kembed ]; then
-		if ! diff "$work/obj/$name-pristine.list" "$work/obj/$name-kembed.list" >"$tmp/diff"; then
+		if ! diff "$lists/$name-pristine" "$lists/$name-kembed" >"$tmp/diff"; then
 			why "mrproper in-tree: kembed's leftovers differ from pristine's: $(grep '^[<>]' "$tmp/diff" | head -n 5 | tr '\n' ' ')"
 			cat "$tmp/diff"
 			r=2
@@ -407,7 +413,7 @@ p_intree_j1()
 p_kconfig_config()
 {
 	config_of "$1" base || return 1
-	obj=$work/obj/$name-$1
+	obj=$objdir/$name-$1
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	cp "$(cat "$tmp/config")" "$obj/kpaths.config"
@@ -522,21 +528,21 @@ p_localmodconfig()
 
 p_checkkconfigsymbols()
 {
-	copy=$work/obj/$name-$1
+	copy=$objdir/$name-$1
 	rm -rf "$copy"
 	cp -al "$tsrc" "$copy" || return 1
 	(
 		cd "$copy" || exit 1
 		git init -q . && git add -N . || exit 1
 		python3 scripts/checkkconfigsymbols.py
-	) >"$copy.out" || return 1
-	cat "$copy.out"
-	cut -f1 "$copy.out" | grep -E '^[A-Z0-9_]+$' | LC_ALL=C sort -u \
-		>"$work/obj/$name-$1.list"
+	) >"$lists/$name-$1.out" || return 1
+	cat "$lists/$name-$1.out"
+	cut -f1 "$lists/$name-$1.out" | grep -E '^[A-Z0-9_]+$' | LC_ALL=C sort -u \
+		>"$lists/$name-$1"
 	rm -rf "$copy"
 	[ "$tree" = kembed ] || return 0
-	new=$(LC_ALL=C comm -13 "$work/obj/$name-pristine.list" \
-		"$work/obj/$name-kembed.list" | tr '\n' ' ')
+	new=$(LC_ALL=C comm -13 "$lists/$name-pristine" \
+		"$lists/$name-kembed" | tr '\n' ' ')
 	[ -z "$new" ] || { why "undefined symbols only kembed has: $new"; return 2; }
 	echo "ARTIFACTS: no undefined symbol pristine does not have"
 }
@@ -545,7 +551,8 @@ p_checkkconfigsymbols()
 # artifacts.d/; hard links, as only new files are written to it.
 kembed_copy()
 {
-	copy=$work/obj/src-kembed
+	copy=$work/copy/src
+	objdir=$work/copy/o
 	if [ ! -f "$copy/.kpaths-run" ] ||
 		[ "$(cat "$copy/.kpaths-run")" != "$run_id" ]; then
 		rm -rf "$copy"
@@ -594,7 +601,7 @@ p_artifacts_d()
 p_reserved()
 {
 	kembed_copy || return 1
-	obj=$work/obj/reserved-kembed
+	obj=$objdir/reserved-kembed
 	if [ ! -f "$obj/.kpaths-run" ] ||
 		[ "$(cat "$obj/.kpaths-run")" != "$run_id" ]; then
 		save=$name
@@ -646,6 +653,7 @@ while read -r _ name trees desc; do
 		kcc="ccache ${KEMBED_CROSS}gcc"
 		kjobs=$KEMBED_JOBS
 		kextra=
+		objdir=$work
 		t0=$(now)
 		save_name=$name
 		"$fn" "$tree" >>"$log" 2>&1
