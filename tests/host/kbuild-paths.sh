@@ -556,6 +556,7 @@ kembed_copy()
 	if [ ! -f "$copy/.kpaths-run" ] ||
 		[ "$(cat "$copy/.kpaths-run")" != "$run_id" ]; then
 		rm -rf "$copy"
+		mkdir -p "$work/copy"
 		cp -al "$kembed_src" "$copy" || return 1
 		echo "$run_id" >"$copy/.kpaths-run"
 	fi
@@ -629,7 +630,7 @@ p_reserved()
 # first_error LOG: the first line of LOG that looks like an error
 first_error()
 {
-	grep -m 1 -E '\*\*\*|[Ee]rror|fatal|cannot|No such file|No rule' "$1" |
+	grep -m 1 -E '\*\*\*|[Ee]rror|fatal|cannot|Can.t open|No such file|No rule' "$1" |
 		cut -c 1-200
 }
 
