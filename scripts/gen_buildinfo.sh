@@ -25,12 +25,12 @@ case "$#:${1:-}" in
 1:--inputs)
 	echo include/config/kernel.release
 	echo include/config/auto.conf
-	echo .config
+	echo "${KCONFIG_CONFIG:-.config}"
 	echo "$0"
 	;;
 2:*)
 	out=$1
-	sha=$(sha256sum < .config)
+	sha=$(sha256sum < "${KCONFIG_CONFIG:-.config}")
 	{
 		echo "kernel.release: $(cat include/config/kernel.release)"
 		echo "arch: $SRCARCH"

@@ -15,7 +15,7 @@ srctree=${srctree:?"$me: run me from Kbuild"}
 
 case "$#:${1:-}" in
 1:--inputs)
-	echo .config
+	echo "${KCONFIG_CONFIG:-.config}"
 	echo include/config/auto.conf
 	echo scripts/kconfig/conf
 	echo "$0"

@@ -8,8 +8,10 @@
 #	(object) directory, kernel/Kconfig.kembed (one tristate per artifact),
 #	kernel/kembed.mk (read by scripts/Makefile.kembed) and an instance
 #	kernel/<module>.kembed.c for each artifact without a hand-written
-#	kernel/<module>.c. Run by Kconfig (init/Kconfig). Errors are printed
-#	as FILE:LINE: reason; nothing is written then.
+#	kernel/<module>.c. Run by the top Makefile before Kconfig, which
+#	reads kernel/Kconfig.kembed (init/Kconfig). A file is rewritten only
+#	when its text changes. Errors are printed as FILE:LINE: reason;
+#	nothing is written then.
 #
 #   kembed.sh asm OUT PAYLOAD MODULE NAME COMPRESSION FLAGS START END SYMBOL
 #	Write the assembler file that lays out PAYLOAD behind its struct
@@ -31,6 +33,25 @@ die()
 	exit 1
 }
 
+# Top-level /proc entries that Linux 6.1 creates itself, on some arch or
+# config: proc_create*(), proc_mkdir*() or proc_symlink() with a NULL
+# parent, and fs/proc/ itself (self, thread-self), plus kembed's own list.
+# A declaration may not take one of these names, nor a number (a pid):
+# proc_register() would refuse it at boot with a WARN.
+reserved_names="acpi apm asound atags bootconfig bootinfo buddyinfo bus
+bus_watcher capi cgroups chassis cio_ignore cio_settle cmdline comedi
+consoles cpu cpuinfo crypto dasd device-tree devices diskstats dma drbd
+driver dvma_map dynamic_debug embedded_blobs execdomains exitcode fb
+filesystems fs gsc hardware i8k interrupts io_map iomem ioports irq
+kallsyms kcore key-users keys kmsg kpagecgroup kpagecount kpageflags
+latency_stats led loadavg lock_stat lockdep lockdep_chains lockdep_stats
+locks maps mconsole mdstat megaraid meminfo misc modules mounts mtd mtrr
+net nubus pagetypeinfo pal partitions pdc pmu powerpc ppc64 pressure rtas
+sal sched_debug schedstat scsi self service_levels slabinfo softirqs
+spu_loadavg stat stats swaps sys sysemu sysinfo sysrq-trigger sysvipc
+tapedevices therm thread-self timer_list toshiba tty uptime version viafb
+vmallocinfo vmcore vmstat zoneinfo"
+
 # Install $1.tmp as $1 unless it is unchanged (keeps the mtime, so Kconfig
 # and Kbuild see nothing new).
 commit()
@@ -46,7 +67,7 @@ commit()
 # artifact, fields separated by tabs (see the END block).
 parse()
 {
-	LC_ALL=C awk -v srctree="${srctree:-.}" '
+	LC_ALL=C awk -v srctree="${srctree:-.}" -v reserved="$reserved_names" '
 	function err(msg) {
 		printf "%s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"
 		bad = 1
@@ -83,6 +104,9 @@ parse()
 		for (i in k)
 			known[k[i]] = 1
 		required["name"] = required["config"] = required["prompt"] = 1
+		n = split(reserved, r, /[ \t\n]+/)
+		for (i = 1; i <= n; i++)
+			taken[r[i]] = 1
 		comp["none"] = comp["gzip"] = comp["xz"] = comp["zstd"] = 1
 	}
 	FNR == 1 {
@@ -126,6 +150,9 @@ parse()
 			if (v !~ /^[A-Za-z0-9_][A-Za-z0-9._+-]*$/ || v ~ /\.\./ ||
 			    length(v) > 63)
 				err("unsafe name \047" v "\047")
+			else if ((v in taken) || v ~ /^[0-9]+$/)
+				err("name \047" v "\047 is reserved: /proc/" v \
+				    " is the kernel\047s own")
 			else if (v in byname)
 				err("duplicate name \047" v "\047 (first in " byname[v] ")")
 			byname[v] = FILENAME ":" FNR
@@ -303,6 +330,14 @@ kconfig()
 		done < "$records"
 	} > kernel/kembed.mk.tmp
 
+	# Instances of artifacts no longer declared go.
+	for f in kernel/*.kembed.c; do
+		[ -f "$f" ] || continue
+		module=${f#kernel/}
+		module=${module%.kembed.c}
+		cut -f 4 "$records" | grep -qxF "$module" || rm -f "$f"
+	done
+
 	while IFS='	' read -r f line name module config prompt rest; do
 		[ -f "${srctree:-.}/kernel/$module.c" ] && continue
 		{
@@ -317,8 +352,7 @@ kconfig()
 	done < "$records"
 
 	commit kernel/Kconfig.kembed
-	# Always refreshed: Makefile.kembed compares its age with artifacts.d/.
-	mv -f kernel/kembed.mk.tmp kernel/kembed.mk
+	commit kernel/kembed.mk
 }
 
 # Little-endian bytes of $1 as an .byte list of $2 bytes.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# artifacts.d/ declarations through scripts/kembed.sh, as Kconfig runs it:
+# artifacts.d/ declarations through scripts/kembed.sh, as the top Makefile runs it before Kconfig:
 # tests/fixtures/decl/good-* must pass and generate Kconfig, kembed.mk and
 # instances; bad-* must fail with the exact FILE:LINE message in their
 # "expected" file, write nothing, and run nothing they contain.
