@@ -94,6 +94,11 @@ qemu/deps >&2 || { echo "Bail out! qemu/deps failed"; exit 1; }
 pristine_src=$(qemu/prepare-tree --print-pristine) ||
 	{ echo "Bail out! no pristine tree"; exit 1; }
 kembed_src=$CACHE/src
+# The whole run reads $CACHE/src, which every kembed build syncs from its
+# own checkout: hold the kernel build lock (qemu/kernel, called below,
+# sees it and does not wait for it), and sync the tree from this one.
+cache_lock kernel
+qemu/prepare-tree >&2 || { echo "Bail out! qemu/prepare-tree failed"; exit 1; }
 
 # kmk SRC OBJ [ARG]...: make as every kembed build does (qemu/lib.sh
 # kbuild_make: ccache'd cross gcc, fixed timestamp, user and host); an
