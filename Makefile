@@ -3,6 +3,7 @@
 #   make demo    build everything, boot, run the kheaders demo in the guest
 #   make check   all tests (host and guest); last line "N passed, N failed"
 #   make bench   kembed's headers archive against upstream kheaders
+#   make matrix  every make path on kembed and on pristine linux-source
 # Kernel trees, ccache and guest images are cached outside the checkout in
 # $KEMBED_CACHE (default: ${XDG_CACHE_HOME:-~/.cache}/kembed).
 
@@ -12,7 +13,7 @@ TESTS ?=
 V ?=
 
 .PHONY: all deps kernel root objtree demo check clean distclean-cache help \
-	userspace series series-check bench
+	userspace series series-check bench matrix
 
 all: kernel root
 
@@ -27,6 +28,7 @@ help:
 	@echo 'make series           the patch series for upstream, in build/series'
 	@echo 'make series-check     check it: git am, tree, checkpatch, a build per patch'
 	@echo 'make bench            kembed against upstream kheaders (BENCH_RUNS=3)'
+	@echo 'make matrix [PATHS=..] every make path, kembed and pristine'
 	@echo 'make clean            remove local outputs (build/)'
 	@echo 'make distclean-cache  remove the cache (kernel trees, ccache, images)'
 
@@ -63,6 +65,13 @@ check:
 # BENCH_RUNS=N timed runs per figure (medians), default 3.
 bench:
 	qemu/bench
+
+# tests/host/kbuild-paths.sh with every path (make check: the cheap ones).
+# make matrix PATHS="llvm o-j1": only these paths.
+PATHS ?=
+matrix:
+	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
+		tests/run $(if $(V),-v) kbuild-paths
 
 clean:
 	rm -rf build
