@@ -12,7 +12,7 @@ TESTS ?=
 V ?=
 
 .PHONY: all deps kernel root objtree demo check clean distclean-cache help \
-	userspace series series-check bench
+	userspace series series-check bench matrix
 
 all: kernel root
 
@@ -24,6 +24,7 @@ help:
 	@echo 'make demo             build, boot and run the kheaders demo'
 	@echo 'make userspace        build the kembed tool in build/userspace'
 	@echo 'make check [TESTS=..] run the tests (V=1: show their output)'
+	@echo 'make matrix           the heavy tests: a fresh-machine build in a chroot'
 	@echo 'make series           the patch series for upstream, in build/series'
 	@echo 'make series-check     check it: git am, tree, checkpatch, a build per patch'
 	@echo 'make bench            kembed against upstream kheaders (BENCH_RUNS=3)'
@@ -58,6 +59,11 @@ series-check:
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
+
+# The tests too heavy for make check, which skips them: a cold kernel
+# build in a minimal Debian 12 chroot holding only what qemu/deps installs.
+matrix:
+	KEMBED_MATRIX=1 tests/run $(if $(V),-v) fresh-machine
 
 # METRIC lines and a table on stdout; build/bench/results.{csv,json,png}.
 # BENCH_RUNS=N timed runs per figure (medians), default 3.
