@@ -8,9 +8,11 @@
 # programs and the tool must verify the artifacts in vmlinux.
 #
 # The chroot is cached in $KEMBED_CACHE/fresh-machine/<hash of the list>;
-# the kernel is built cold in it every run (only its ccache is kept).
-# The chroot has no network and only /proc mounted; nothing is loaded
-# into the host's kernel. Heavy (5-15 min): make matrix runs it, make
+# the kernel is built in a fresh object tree every run. The chroots share
+# one ccache ($KEMBED_CACHE/fresh-machine/ccache, bind-mounted): a cached
+# compilation is reused only if every file it read is there, unchanged,
+# so a missing header still fails. The chroot has no network, and only
+# /proc and that ccache mounted; nothing is loaded into the host's kernel. Heavy (5-15 min): make matrix runs it, make
 # check skips it unless KEMBED_MATRIX=1.
 #
 # To see it fail, drop a needed package from the list for one run:
@@ -64,11 +66,14 @@ exec 9>"$dir/lock"
 flock 9
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-fresh.XXXXXX")
+ccache="$root/root/kembed-cache/ccache"
 cleanup()
 {
-	if mountpoint -q "$root/proc"; then
-		umount "$root/proc" || umount -l "$root/proc"
-	fi
+	for mnt in "$root/proc" "$ccache"; do
+		if mountpoint -q "$mnt"; then
+			umount "$mnt" || umount -l "$mnt"
+		fi
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -102,16 +107,21 @@ else
 fi
 
 # The working tree as it is (tests run uncommitted changes too), without
-# build outputs; a fresh kembed cache in the chroot, but for its ccache.
-rm -rf "$root/kembed"
-mkdir -p "$root/kembed" "$root/root/kembed-cache"
+# build outputs; a fresh kembed cache in the chroot, but for the ccache.
+# (A run killed before its trap left its mounts; we hold the lock.)
+for mnt in "$root/proc" "$ccache"; do
+	if mountpoint -q "$mnt" && ! umount "$mnt"; then
+		echo "Bail out! cannot unmount $mnt"
+		exit 1
+	fi
+done
+rm -rf "$root/kembed" "$root/root/kembed-cache" "$root/root/userspace"
+mkdir -p "$root/kembed" "$ccache" "$cache/fresh-machine/ccache"
 tar -C "$repo" --exclude=./build --exclude=./.git -cf - . |
 	tar -C "$root/kembed" -xf -
-find "$root/root/kembed-cache" -mindepth 1 -maxdepth 1 ! -name ccache \
-	-exec rm -rf {} +
-rm -rf "$root/root/userspace"
 
-mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
+mount -t proc proc "$root/proc"
+mount --bind "$cache/fresh-machine/ccache" "$ccache"
 
 # in_chroot LOG CMD: run the shell command CMD in the chroot, in /kembed,
 # without network and with a clean environment; output to LOG.
