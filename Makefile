@@ -66,12 +66,15 @@ check:
 bench:
 	qemu/bench
 
-# tests/host/kbuild-paths.sh with every path (make check: the cheap ones).
-# make matrix PATHS="llvm o-j1": only these paths.
+# The tests too heavy for make check, which skips them or runs their
+# cheap part: tests/host/kbuild-paths.sh with every path, and a cold
+# kernel build in a minimal Debian 12 chroot holding only what qemu/deps
+# installs (tests/host/fresh-machine.sh).
+# make matrix PATHS="llvm o-j1": only these paths of kbuild-paths.
 PATHS ?=
 matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
-		tests/run $(if $(V),-v) kbuild-paths
+		tests/run $(if $(V),-v) kbuild-paths fresh-machine
 
 clean:
 	rm -rf build

@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of tests/guest/artifacts-{y,m}.sh: every artifact's /proc file
 # against the payload the build produced (copied to /host/<module>.payload).
-#   artifacts.sh y|m
+#   artifacts.sh y|m|sig
+# sig: as m, with signed modules (tests/guest/artifacts-sig.sh).
 set -u
 
 mode=$1
+sig=
+if [ "$mode" = sig ]; then
+	sig=1
+	mode=m
+fi
 n=0
 fails=0
 
@@ -67,7 +73,20 @@ serves()
 		test "$(sha "$file")" = "$(sha "$payload")"
 }
 
+# signed MODULE: the installed MODULE.ko ends with a signature
+signed()
+{
+	ko=$(modinfo -n "$1") &&
+		test "$(tail -c 28 "$ko")" = "~Module signature appended~" &&
+		test "$(modinfo -F sig_id "$1")" = "PKCS#7"
+}
+
 echo "TAP version 13"
+if [ -n "$sig" ]; then
+	for m in configs kheaders kbuildinfo kdefconfig; do
+		check "$m.ko is installed signed" signed "$m"
+	done
+fi
 if [ "$mode" = m ]; then
 	for m in configs kheaders kbuildinfo kdefconfig; do
 		check "modprobe $m" modprobe "$m"
@@ -106,6 +125,9 @@ if [ "$mode" = m ]; then
 		sh -c 'modprobe configs && modprobe kheaders'
 	check "reload: /proc/kheaders.tar.xz serves the payload again" \
 		test "$(sha /proc/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
+	[ -z "$sig" ] ||
+		check "no module taints the kernel as unsigned (E)" \
+			test "$(($(cat /proc/sys/kernel/tainted) & 8192))" = 0
 else
 	check "built in: rmmod has nothing to remove" \
 		sh -c '! rmmod configs 2>/dev/null'
