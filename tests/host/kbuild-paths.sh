@@ -666,7 +666,8 @@ while read -r _ name trees desc; do
 		objdir=$work
 		t0=$(now)
 		save_name=$name
-		"$fn" "$tree" >>"$log" 2>&1
+		# </dev/null: syncconfig asks for new symbols on stdin
+		"$fn" "$tree" >>"$log" 2>&1 </dev/null
 		rc=$?
 		name=$save_name
 		secs=$(($(now) - t0))
