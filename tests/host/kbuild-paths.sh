@@ -288,55 +288,39 @@ compare_listing()
 	echo "ARTIFACTS: the listing after mrproper is pristine's"
 }
 
-p_image()
+# built_alone TREE GOAL FILE: make GOAL alone in a fresh tree; FILE carries
+# the archive.
+built_alone()
 {
 	fresh "$1" modsym || return 1
-	kmk "$tsrc" "$obj" Image || return 1
+	kmk "$tsrc" "$obj" "$2" || return 1
 	r=0
-	check_embedded "$obj" arch/riscv/boot/Image || r=2
+	check_embedded "$obj" "$3" || r=2
 	check_symvers "$obj" || r=2
 	return "$r"
 }
 
-p_image_modules()
+# then_modules TREE PATH GOAL FILE: make modules in the tree of PATH
+# (built_alone GOAL FILE, first if need be).
+then_modules()
 {
-	obj=$objdir/image-$1
-	if [ ! -f "$obj/arch/riscv/boot/Image" ]; then
-		name=image p_image "$1" || return 1
-		obj=$objdir/image-$1
+	obj=$objdir/$2-$1
+	if [ ! -f "$obj/$4" ]; then
+		name=$2 built_alone "$1" "$3" "$4" || return 1
+		obj=$objdir/$2-$1
 	fi
 	art=
 	kmk "$tsrc" "$obj" modules || return 1
 	r=0
-	check_embedded "$obj" arch/riscv/boot/Image || r=2
+	check_embedded "$obj" "$4" || r=2
 	check_symvers "$obj" || r=2
 	return "$r"
 }
 
-p_vmlinux()
-{
-	fresh "$1" modsym || return 1
-	kmk "$tsrc" "$obj" vmlinux || return 1
-	r=0
-	check_embedded "$obj" vmlinux || r=2
-	check_symvers "$obj" || r=2
-	return "$r"
-}
-
-p_vmlinux_modules()
-{
-	obj=$objdir/vmlinux-$1
-	if [ ! -f "$obj/vmlinux" ]; then
-		name=vmlinux p_vmlinux "$1" || return 1
-		obj=$objdir/vmlinux-$1
-	fi
-	art=
-	kmk "$tsrc" "$obj" modules || return 1
-	r=0
-	check_embedded "$obj" vmlinux || r=2
-	check_symvers "$obj" || r=2
-	return "$r"
-}
+p_image() { built_alone "$1" Image arch/riscv/boot/Image; }
+p_image_modules() { then_modules "$1" image Image arch/riscv/boot/Image; }
+p_vmlinux() { built_alone "$1" vmlinux vmlinux; }
+p_vmlinux_modules() { then_modules "$1" vmlinux vmlinux vmlinux; }
 
 # full_checks OBJ: after a full make
 full_checks()
