@@ -15,8 +15,8 @@
 # kembed-timeout: 900
 # kembed-smp: 2
 # As robust-m, on a kernel with kmemleak, lockdep, debugobjects, SLUB
-# debugging and signed modules: the module cycles must leak nothing. They
-# load the build's unsigned modules (copied in): the installed, signed
-# ones fail to load on this config (a TODO point says so), and checking a
-# signature takes 2 s here.
+# debugging and signed modules: the module cycles must leak nothing. The
+# installed, signed kbuildinfo.ko must load; the cycles then load the
+# build's unsigned modules (copied in), as checking a signature takes 2 s
+# here.
 exec sh /host/robust.sh debug
