@@ -226,8 +226,9 @@ parse()
 	}' "$@"
 }
 
-# Sources and generators must exist inside the trees, even through
-# symlinks. .config is Kconfig's own output, written after this runs.
+# Sources must exist inside the trees, generators inside the source tree
+# (the object tree too, in a build without O=), even through symlinks.
+# .config is Kconfig's own output, written after this runs.
 check_paths()
 {
 	src=$(cd "${srctree:-.}" && pwd -P)
@@ -240,7 +241,7 @@ check_paths()
 			[ "$p" = .config ] && [ "$p" = "$source" ] && continue
 			real=
 			for t in "$obj" "$src"; do
-				[ "$p" = "$gen" ] && [ "$t" = "$obj" ] && continue
+				[ "$p" = "$gen" ] && [ "$t" != "$src" ] && continue
 				if [ -e "$t/$p" ]; then
 					real=$(realpath -e "$t/$p")
 					break
