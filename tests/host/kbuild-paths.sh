@@ -253,10 +253,12 @@ elf_programs()
 	grep ': *ELF' "$tmp/file" | sed "s|^$tmp/x/||" >"$tmp/elf" || :
 }
 
-# listing DIR: every file and directory under DIR, sorted
+# listing DIR: every file under DIR, sorted. Not the directories: clean
+# and mrproper leave those a build made, as many in kembed as in pristine
+# plus kembed's own (kernel/kheaders/).
 listing()
 {
-	(cd "$1" && find . | LC_ALL=C sort)
+	(cd "$1" && find . ! -type d | LC_ALL=C sort)
 }
 
 # --- the paths: p_NAME TREE; return 0 ok, 1 a make failed, 2 artifacts
