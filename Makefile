@@ -69,14 +69,16 @@ bench:
 # The tests too heavy for make check, which skips them or runs their
 # cheap part: tests/host/kbuild-paths.sh with every path; a cold kernel
 # build in a minimal Debian 12 chroot holding only what qemu/deps installs
-# (tests/host/fresh-machine.sh); the kheaders archive of an LLVM=1 kernel
-# and of one built by a compiler that cannot link target programs.
+# (tests/host/fresh-machine.sh); the kheaders archive of an LLVM=1 kernel,
+# and modules built from it in the guest with clang; the archive of a
+# kernel built by a compiler that cannot link target programs.
 # make matrix PATHS="llvm o-j1": only these paths of kbuild-paths.
 PATHS ?=
 matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
 		tests/run $(if $(V),-v) kbuild-paths fresh-machine \
-		kheaders-llvm kheaders-headers-only
+		kheaders-llvm guest/kheaders-modules-llvm \
+		kheaders-headers-only
 
 clean:
 	rm -rf build

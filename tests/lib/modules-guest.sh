@@ -3,7 +3,11 @@
 # Guest side of tests/guest/kheaders-modules*.sh: extract /proc/kheaders.tar.xz,
 # build the modules of /host/modules with the guest's own gcc in one make
 # call, then load, check and unload each.
+#   modules-guest.sh [VAR=VALUE]...   make variables of both builds
+#                                     (LLVM=1: the guest's clang)
 set -u
+
+makevars=$*
 
 kh=/tmp/kheaders
 mods=/tmp/modules
@@ -41,13 +45,14 @@ extract()
 
 build()
 {
-	make -C "$kh" M="$mods" modules > "$log" 2>&1 || return
+	# shellcheck disable=SC2086 # VAR=VALUE words
+	make -C "$kh" M="$mods" $makevars modules > "$log" 2>&1 || return
 	set -- "$mods"/*.ko
 	[ "$#" -eq 6 ]
 }
 
-# Nothing from modpost or the compiler, but the notice that the guest's gcc
-# is not the one that built the kernel.
+# Nothing from modpost or the compiler, but the notice that the guest's
+# compiler is not the one that built the kernel.
 quiet_build()
 {
 	! grep -iE 'warning|error|undefined|missing' "$log" |
@@ -92,7 +97,8 @@ unload_all()
 
 noop_build()
 {
-	make -C "$kh" M="$mods" modules > "$log.noop" 2>&1 &&
+	# shellcheck disable=SC2086 # as in build
+	make -C "$kh" M="$mods" $makevars modules > "$log.noop" 2>&1 &&
 		! grep -qE '^ *(CC|LD) ' "$log.noop"
 }
 
@@ -115,7 +121,7 @@ if [ "$fails" -ne 0 ]; then
 	sed 's/^/# /; s/WARNING/W_A_R_N_I_N_G/g; s/BUG:/B_U_G:/g' "$log" |
 		tail -n 40
 fi
-check "no warning from modpost or gcc" quiet_build
+check "no warning from modpost or the compiler" quiet_build
 check "no clock skew or file in the future" no_skew
 check "insmod kembed_hello.ko" insmod "$mods/kembed_hello.ko"
 t3=$(now)
