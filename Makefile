@@ -54,9 +54,10 @@ userspace:
 series:
 	qemu/series
 
-# Only tests/host/series.sh, which make check runs too.
+# tests/host/series.sh, with the build after every patch that make check
+# leaves to make matrix.
 series-check:
-	tests/run $(if $(V),-v) series
+	KEMBED_SERIES_BISECT=1 tests/run $(if $(V),-v) series
 
 check:
 	tests/run $(if $(V),-v) $(TESTS)
@@ -67,7 +68,8 @@ bench:
 	qemu/bench
 
 # The tests too heavy for make check, which skips them or runs their
-# cheap part: tests/host/kbuild-paths.sh with every path; a cold kernel
+# cheap part: tests/host/kbuild-paths.sh with every path; the patch
+# series built after every patch (tests/host/series.sh); a cold kernel
 # build in a minimal Debian 12 chroot holding only what qemu/deps installs
 # (tests/host/fresh-machine.sh); the kheaders archive of an LLVM=1 kernel,
 # and modules built from it in the guest with clang; the archive of a
@@ -78,7 +80,7 @@ matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
 		tests/run $(if $(V),-v) kbuild-paths fresh-machine \
 		kheaders-llvm guest/kheaders-modules-llvm \
-		kheaders-headers-only
+		kheaders-headers-only series
 
 clean:
 	rm -rf build
