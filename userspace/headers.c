@@ -178,7 +178,11 @@ static int install(const char *archive, int force)
 				    "not there, even after modprobe kheaders (IKHEADERS?)");
 	}
 
-	snprintf(want, sizeof(want), "/lib/modules/%s", uts.release);
+	/* the tests' scratch directory, as for kembed list */
+	if (getenv("KEMBED_MODULES") && *getenv("KEMBED_MODULES"))
+		snprintf(want, sizeof(want), "%s", getenv("KEMBED_MODULES"));
+	else
+		snprintf(want, sizeof(want), "/lib/modules/%s", uts.release);
 	if (mkdir(want, 0755) && errno != EEXIST)
 		return fail(want, "%s", strerror(errno));
 	real = realpath(want, NULL);
@@ -270,7 +274,8 @@ int cmd_headers(int argc, char **argv)
 			printf("usage: kembed headers install [--force] [--archive FILE]\n"
 			       "Unpack /proc/kheaders.tar.xz (loading kheaders.ko if needed) into\n"
 			       "/lib/modules/$(uname -r)/build, refusing an archive for another kernel,\n"
-			       "a symlink at build, and directories others can write.\n");
+			       "a symlink at build, and directories others can write.\n"
+			       "Environment (for tests): KEMBED_MODULES instead of /lib/modules/$(uname -r).\n");
 			return 0;
 		default:
 			return 2;
