@@ -1065,6 +1065,41 @@ static int read_all(int fd, size_t max, uint8_t **bufp, size_t *lenp)
 	return 0;
 }
 
+/* For headers install: see headers.h. */
+const char *kembed_read_archive(const char *path, uint8_t **buf,
+				size_t *len)
+{
+	struct out o = { .limit = opt.limit };
+	const char *err;
+	enum codec codec;
+	uint8_t *raw;
+	size_t n, used;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return strerror(errno);
+	ret = read_all(fd, opt.limit, &raw, &n);
+	close(fd);
+	if (ret)
+		return ret == -EFBIG ? "larger than the limit (see --limit)" :
+				       strerror(-ret);
+	if (!stream_at(raw, n, &codec)) {
+		*buf = raw;
+		*len = n;
+		return NULL;
+	}
+	err = decompress(codec, raw, n, true, &o, &used);
+	free(raw);
+	if (err) {
+		free(o.buf);
+		return err;
+	}
+	*buf = o.buf;
+	*len = o.len;
+	return NULL;
+}
+
 /* Map (or read, for a pipe or /proc) an input; prints its error. */
 static int image_load(struct image *im, const char *path)
 {
