@@ -66,15 +66,29 @@ mismatch_archive()
 		tar -cf /tmp/other.tar -C /tmp/other .
 }
 
-# Feed the installer half an archive through a FIFO and hold it there, so
-# that it is killed, deterministically, with its tree half unpacked: stop
-# it (it must not see tar die and clean up), kill its tar, then kill it.
+# The processes below $1, deepest first.
+descendants()
+{
+	for p in /proc/[0-9]*; do
+		read -r _ _ _ ppid _ 2>/dev/null < "$p/stat" || continue
+		[ "$ppid" = "$1" ] || continue
+		(descendants "${p#/proc/}")
+		echo "${p#/proc/}"
+	done
+}
+
+# Kill the installer, deterministically, with its tree half unpacked: its
+# tar (first in PATH) gets the first 8 MB of the archive, then nothing,
+# so the installer waits in a write to it. Stop the installer (it must
+# not see tar die and clean up), kill what it started, then kill it.
 interrupted()
 {
-	mkfifo /tmp/fifo
-	{ head -c 8000000 /tmp/slow.tar; sleep 60; } > /tmp/fifo &
-	feeder=$!
-	"$kembed" headers install --archive /tmp/fifo &
+	mkdir -p /tmp/slowbin
+	printf '#!/bin/sh\n{ head -c 8000000; sleep 60; } | %s "$@"\n' \
+		"$(command -v tar)" > /tmp/slowbin/tar
+	chmod 0755 /tmp/slowbin/tar
+	PATH=/tmp/slowbin:$PATH "$kembed" headers install \
+		--archive /tmp/slow.tar &
 	pid=$!
 	i=0
 	while no_leftovers ||
@@ -84,14 +98,31 @@ interrupted()
 		sleep 1
 	done
 	kill -STOP "$pid"
-	for p in /proc/[0-9]*; do
-		read -r _ _ _ ppid _ < "$p/stat" 2>/dev/null || continue
-		[ "$ppid" = "$pid" ] && kill -KILL "${p#/proc/}"
+	for p in $(descendants "$pid"); do
+		kill -KILL "$p" 2>/dev/null
 	done
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
-	kill "$feeder" 2>/dev/null
 	no_build && ! no_leftovers
+}
+
+# A crafted archive: the running kernel's tree, then "tar -r ARGS..."
+# from /tmp/craft. "install --archive" must refuse it, saying $1, and
+# leave nothing behind, in the tree or out of it.
+crafted_refused()
+{
+	want=$1
+	shift
+	rm -rf /tmp/craft /tmp/crafted.tar
+	mkdir -p /tmp/craft/real/etc /tmp/craft/sub
+	ln -s /etc /tmp/craft/etc
+	echo pwned > /tmp/craft/real/etc/kembed-pwned
+	echo x > /tmp/craft/suid
+	tar -cf /tmp/crafted.tar -C /tmp/other . &&
+		tar -rf /tmp/crafted.tar -C /tmp/craft "$@" &&
+		refuses "kembed headers: /tmp/crafted.tar: $want" \
+			--archive /tmp/crafted.tar &&
+		no_build && no_leftovers && ! test -e /etc/kembed-pwned
 }
 
 symlink_refused()
@@ -112,7 +143,7 @@ no_leftovers()
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..18"
 
 check "build kembed natively" make -s -C /host/userspace O=/tmp/bin
 check "kheaders.ko is not loaded yet" \
@@ -139,9 +170,16 @@ chmod 0777 "$dir"
 check "a directory on the way that others can write is refused" \
 	refuses "writable by group or others"
 chmod 0755 "$dir"
-# The right release, uncompressed, for the FIFO.
+# The right release, uncompressed, for the crafted archives and the slow
+# tar.
 echo "$rel" > /tmp/other/include/config/kernel.release
 tar -cf /tmp/slow.tar -C /tmp/other .
+check "a crafted archive: a symlink out of the tree, written through" \
+	crafted_refused "./etc: symlink to an absolute path" \
+	./etc -C /tmp/craft/real ./etc/kembed-pwned
+check "a crafted archive: a setuid file" \
+	crafted_refused "./suid: mode 04755: setuid, setgid or sticky bit" \
+	--mode=4755 ./suid
 check "an install killed halfway leaves no build tree (only its temporary)" \
 	interrupted
 check "the next install works and removes the leftovers" installed
