@@ -21,6 +21,20 @@ conf()
 		include/config/auto.conf
 }
 
+# The first of the CONFIG_ symbols $@ that is set and not 0: Kconfig sets
+# the version of the tool not in use (CLANG_VERSION with gcc) to 0.
+version()
+{
+	for sym in "$@"; do
+		v=$(conf "$sym")
+		if [ -n "$v" ] && [ "$v" != 0 ]; then
+			echo "$v"
+			return
+		fi
+	done
+	echo 0
+}
+
 case "$#:${1:-}" in
 1:--inputs)
 	echo include/config/kernel.release
@@ -35,9 +49,9 @@ case "$#:${1:-}" in
 		echo "kernel.release: $(cat include/config/kernel.release)"
 		echo "arch: $SRCARCH"
 		echo "cc: $(conf CC_VERSION_TEXT)"
-		echo "cc.version: $(conf GCC_VERSION)$(conf CLANG_VERSION)"
-		echo "ld.version: $(conf LD_VERSION)$(conf LLD_VERSION)"
-		echo "as.version: $(conf AS_VERSION)"
+		echo "cc.version: $(version GCC_VERSION CLANG_VERSION)"
+		echo "ld.version: $(version LD_VERSION LLD_VERSION)"
+		echo "as.version: $(version AS_VERSION)"
 		echo "config.sha256: ${sha%% *}"
 	} > "$out.tmp"
 	mv -f "$out.tmp" "$out"

@@ -18,7 +18,7 @@ mtime()
 }
 
 echo "TAP version 13"
-echo "1..19"
+echo "1..20"
 
 p="$tmp/pristine"
 s="$tmp/src"
@@ -54,11 +54,16 @@ printf 'int t;\n' >"$r/tools/testing/selftests/t/t.c"
 printf 'int main(void) { return 0; }\n' >"$r/userspace/tool.c"
 printf '#!/bin/sh\n' >"$r/userspace/fuzz/seeds.sh"
 chmod +x "$r/userspace/fuzz/seeds.sh"
+mkdir -p "$r/Documentation/ABI/testing"
+printf 'What:\t\t/proc/t\n' >"$r/Documentation/ABI/testing/procfs-t"
 
 "$sync" "$p" "$s" "$r" 2>"$tmp/err"
 check "overlay file installed" cmp -s "$r/kernel/new.c" "$s/kernel/new.c"
 check "tools/ is part of the overlay" \
 	cmp -s "$r/tools/testing/selftests/t/t.c" "$s/tools/testing/selftests/t/t.c"
+check "Documentation/ is part of the overlay" \
+	cmp -s "$r/Documentation/ABI/testing/procfs-t" \
+		"$s/Documentation/ABI/testing/procfs-t"
 check "userspace/ lands as tools/kembed/" \
 	cmp -s "$r/userspace/tool.c" "$s/tools/kembed/tool.c"
 check "userspace/ subdirectories and executable bits too" \
