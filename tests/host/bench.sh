@@ -57,9 +57,25 @@ bad()
 	grep -qF "$expect" "$tmp/stderr" && [ ! -e "$tmp/bad" ]
 }
 
+# The guest's figures under very different host loads (the host's load
+# average as each guest booted): no ratio, and the table says why.
+guest_withheld()
+{
+	sed 's/^sample guest_load upstream .*/sample guest_load upstream 2.90/' \
+		"$fixtures/good.samples" >"$tmp/guest-load.samples"
+	qemu/bench --report "$tmp/guest-load.samples" >"$tmp/guest-load.out" ||
+		return 1
+	grep -q '^METRIC guest_build_seconds kembed=34.00 upstream=39.00 ratio=NA$' \
+		"$tmp/guest-load.out" &&
+		grep -q '^guest_archive_to_module_seconds .* NA .*withheld: load 0.40 against 2.90$' \
+			"$tmp/guest-load.out" &&
+		grep -q '^METRIC noop_rebuild_seconds .* ratio=0.989$' \
+			"$tmp/guest-load.out"
+}
+
 set -- "$fixtures"/bad-*.samples
 echo "TAP version 13"
-echo "1..$((6 + $#))"
+echo "1..$((7 + $#))"
 
 mkdir -p "$tmp/good"
 good()
@@ -81,6 +97,8 @@ else
 	n=$((n + 1))
 	echo "ok $n results.png # SKIP gnuplot is not installed (qemu/deps gnuplot-nox)"
 fi
+check "good.samples, guest_load 2.9 upstream: guest ratios withheld" \
+	guest_withheld
 for file in "$@"; do
 	check "$(basename "$file"): refused" bad "$file"
 done
