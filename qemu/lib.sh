@@ -39,6 +39,53 @@ now()
 	date +%s
 }
 
+# with_progress LABEL COMMAND...: run COMMAND (a function is fine), and
+# while it runs print "kembed: LABEL: N s, STATUS" every KEMBED_PROGRESS
+# seconds (default 30 when stderr is a terminal, 120 when it is a log;
+# 0: never). STATUS is the output of $progress_status, a command, if set.
+# Returns COMMAND's status; a COMMAND that exits the shell ends the
+# progress lines within a second.
+with_progress()
+{
+	wp_label=$1
+	shift
+	wp_every=${KEMBED_PROGRESS:-}
+	if [ -z "$wp_every" ]; then
+		if [ -t 2 ]; then wp_every=30; else wp_every=120; fi
+	fi
+	case "$wp_every" in
+	'' | *[!0-9]*)
+		die "KEMBED_PROGRESS is not a number of seconds: $wp_every"
+		;;
+	esac
+	if [ "$wp_every" -eq 0 ]; then
+		"$@"
+		return
+	fi
+	(
+		# a failing status command must not end the progress lines
+		set +e
+		# $$ is the shell running COMMAND, also in this subshell
+		t0=$(now)
+		next=$((t0 + wp_every))
+		while kill -0 "$$" 2>/dev/null; do
+			sleep 1 >/dev/null 2>&1
+			[ "$(now)" -ge "$next" ] || continue
+			next=$((next + wp_every))
+			status=
+			[ -z "${progress_status:-}" ] ||
+				status=", $($progress_status 2>/dev/null)"
+			progress "$wp_label: $(($(now) - t0)) s$status"
+		done
+	) &
+	wp_ticker=$!
+	wp_rc=0
+	"$@" || wp_rc=$?
+	kill "$wp_ticker" 2>/dev/null || :
+	wait "$wp_ticker" 2>/dev/null || :
+	return "$wp_rc"
+}
+
 # kbuild_make SRC OBJ [ARG]...: make in the kernel tree SRC, objects in
 # OBJ, with the environment and command line of every kembed kernel build
 # (qemu/kernel, qemu/bench): cross compiler through ccache, fixed

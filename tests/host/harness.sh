@@ -49,7 +49,7 @@ has()
 }
 
 echo "TAP version 13"
-echo "1..17"
+echo "1..26"
 
 expect 0 "qemu/run --help" "$run" --help
 has '^usage: qemu/run' "--help prints the usage"
@@ -80,5 +80,32 @@ expect nonzero "tests/run counts crashed, planless and skipped tests" \
 	env KEMBED_TEST_LOGS="$tmp/logs" "$repo/tests/run" \
 	"$fix"/host/*.sh
 has '^4 passed, 3 failed, 2 skipped$' "missing points count as failed"
+
+# Progress lines on long host steps (qemu/lib.sh with_progress).
+# shellcheck disable=SC2016 # for the inner shell
+step='. "$1/qemu/lib.sh"; half() { echo half way; }
+progress_status=half with_progress "a step" sh -c "sleep 3; exit $2"'
+expect 0 "KEMBED_PROGRESS=1: a progress line a second" \
+	env KEMBED_PROGRESS=1 sh -c "$step" sh "$repo" 0
+has '^kembed: a step: [0-9]+ s, half way$' "... with the time and the status"
+expect 3 "... and the step's own exit status" \
+	env KEMBED_PROGRESS=1 sh -c "$step" sh "$repo" 3
+# shellcheck disable=SC2016 # for the inner shell
+expect 0 "KEMBED_PROGRESS=0: no progress line" \
+	sh -c '! env KEMBED_PROGRESS=0 sh -c "$1" sh "$2" 0 2>&1 | grep -q a.step' \
+	sh "$step" "$repo"
+# shellcheck disable=SC2016 # for the inner shell
+expect 0 "the progress lines end with the step, within a second" \
+	sh -c 't0=$(date +%s); env KEMBED_PROGRESS=1 sh -c "$1" sh "$2" 0 2>&1 |
+		cat >/dev/null; [ $(($(date +%s) - t0)) -le 4 ]' sh "$step" "$repo"
+# shellcheck disable=SC2016 # for the inner shell
+expect 2 "KEMBED_PROGRESS=soon is refused" \
+	sh -c 'env KEMBED_PROGRESS=soon sh -c "$1" sh "$2" 0; [ $? -eq 1 ] && exit 2' \
+	sh "$step" "$repo"
+has 'KEMBED_PROGRESS is not a number of seconds: soon' "... naming it"
+expect 0 "a kernel build prints its progress" \
+	env KEMBED_PROGRESS=2 "$repo/qemu/kernel"
+has '^kembed: kernel \(base\) building: [0-9]+ s, 0 objects compiled, of [0-9]+ in the tree$' \
+	"... objects compiled, of how many in the tree"
 
 [ "$fails" -eq 0 ]
