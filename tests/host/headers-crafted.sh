@@ -103,6 +103,8 @@ if ! trusted "$repo/build"; then
 	exit 4
 fi
 "$repo/qemu/deps" >/dev/null
+# shellcheck source=tests/fixtures/userspace/lib.sh
+. "$repo/tests/fixtures/userspace/lib.sh"
 tmp=$(mktemp -d "$repo/build/headers-crafted.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 chmod 0755 "$tmp"
@@ -112,17 +114,7 @@ mkdir -p "$out" "$tmp/base" "$tmp/stage"
 base "$tmp/base"
 stage "$tmp/stage"
 
-for variant in plain asan; do
-	flags=
-	[ "$variant" = plain ] || flags=SANITIZE=1
-	# shellcheck disable=SC2086 # one word or none
-	if ! make -s -C "$repo/userspace" O="$tmp/$variant" $flags \
-		>"$tmp/build.log" 2>&1; then
-		sed 's/^/# /' "$tmp/build.log"
-		echo "Bail out! cannot build kembed ($variant)"
-		exit 1
-	fi
-done
+build_tool "$repo/userspace" "$tmp"
 ASAN_OPTIONS=exitcode=99:detect_leaks=1
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS UBSAN_OPTIONS

@@ -19,17 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$repo/qemu/deps"
 
 echo "TAP version 13"
-for variant in plain asan; do
-	flags=
-	[ "$variant" = plain ] || flags=SANITIZE=1
-	# shellcheck disable=SC2086 # one word or none
-	if ! make -s -C "$repo/userspace" O="$tmp/$variant" $flags \
-		>"$tmp/build.log" 2>&1; then
-		sed 's/^/# /' "$tmp/build.log"
-		echo "Bail out! cannot build kembed ($variant)"
-		exit 1
-	fi
-done
+build_tool "$repo/userspace" "$tmp"
 
 # The object trees: built unless tests/run already did (or up to date).
 mfrag=$repo/qemu/configs/artifacts-m.config

@@ -17,17 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$repo/qemu/deps"
 
 echo "TAP version 13"
-for variant in plain asan; do
-	flags=
-	[ "$variant" = plain ] || flags=SANITIZE=1
-	# shellcheck disable=SC2086 # one word or none
-	if ! make -s -C "$repo/userspace" O="$tmp/$variant" $flags \
-		>"$tmp/build.log" 2>&1; then
-		sed 's/^/# /' "$tmp/build.log"
-		echo "Bail out! cannot build kembed ($variant)"
-		exit 1
-	fi
-done
+build_tool "$repo/userspace" "$tmp"
 seeds=$tmp/seeds
 "$repo/userspace/fuzz/mkseeds.sh" "$seeds"
 
