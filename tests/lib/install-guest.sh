@@ -58,6 +58,58 @@ build_module()
 		insmod /tmp/hello/kembed_hello.ko && rmmod kembed_hello
 }
 
+# Tools that look for /lib/modules/<release>/build before anything else,
+# as bcc (loader.cc, KBuildHelper) and bpftrace (get_kernel_dirs,
+# get_kernel_cflags) do: source/ if it is a directory, else build/.
+ksrc()
+{
+	if [ -d "$dir/source" ]; then echo "$dir/source"; else echo "$build"; fi
+}
+
+# LINUX_VERSION_CODE of version.h: KERNEL_VERSION(a, b, min(c, 255)).
+version_code()
+{
+	code=$(sed -n 's/^#define LINUX_VERSION_CODE \([0-9]*\)$/\1/p' \
+		"$build/include/generated/uapi/linux/version.h")
+	IFS=.- read -r a b c _ <<EOT
+$rel
+EOT
+	[ "$c" -le 255 ] || c=255
+	[ -n "$code" ] && [ "$code" -eq $(((a << 16) + (b << 8) + c)) ]
+}
+
+build_files()
+{
+	[ -s "$build/Module.symvers" ] &&
+		[ -f "$build/arch/$(uname -m | sed 's/[0-9]*$//')/Makefile" ] &&
+		{ [ -e /proc/config.gz ] || modprobe configs; } &&
+		zcat /proc/config.gz | cmp -s - "$build/.config"
+}
+
+# A tracer's C, compiled as bpftrace compiles it (its include paths and
+# defines; gcc's own headers where clang's would be), without Kbuild.
+tracer_compiles()
+{
+	s=$(ksrc)
+	arch=$(uname -m | sed 's/[0-9]*$//')
+	printf '%s\n' '#include <linux/sched.h>' '#include <linux/fs.h>' \
+		'#include <uapi/linux/ptrace.h>' \
+		'int pid_offset = __builtin_offsetof(struct task_struct, pid);' \
+		>/tmp/tracer.c
+	gcc -fsyntax-only -nostdinc -isystem "$(gcc -print-file-name=include)" \
+		-I"$s/arch/$arch/include" -I"$build/arch/$arch/include/generated" \
+		-I"$s/include" -I"$build/include" \
+		-I"$s/arch/$arch/include/uapi" \
+		-I"$build/arch/$arch/include/generated/uapi" \
+		-I"$s/include/uapi" -I"$build/include/generated/uapi" \
+		-include "$s/include/linux/kconfig.h" -D__KERNEL__ \
+		-D__BPF_TRACING__ -DKBUILD_MODNAME='"tracer"' /tmp/tracer.c \
+		>/tmp/tracer.log 2>&1 || {
+		sed 's/^/# /' /tmp/tracer.log | tail -n 20
+		return 1
+	}
+}
+
 mismatch_archive()
 {
 	mkdir -p /tmp/other &&
@@ -143,7 +195,7 @@ no_leftovers()
 }
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..22"
 
 check "build kembed natively" make -s -C /host/userspace O=/tmp/bin
 check "kheaders.ko is not loaded yet" \
@@ -157,6 +209,13 @@ check "install loads kheaders.ko and unpacks the running kernel's tree" \
 check "kheaders.ko was loaded for it" grep -q "^kheaders " /proc/modules
 check "make -C $build M=... modules builds a module that loads" \
 	build_module
+check "bcc's test of build/ passes (include/linux/kconfig.h): no /tmp unpacking" \
+	test -f "$build/include/linux/kconfig.h"
+check "version.h's LINUX_VERSION_CODE is the running kernel's" version_code
+check "Module.symvers, the arch Makefile, and .config = /proc/config.gz" \
+	build_files
+check "a tracer's C compiles against build/ with bpftrace's flags" \
+	tracer_compiles
 check "a second install without --force is refused" refuses "exists"
 check "--force replaces it" "$kembed" headers install --force
 rm -rf "$build"
