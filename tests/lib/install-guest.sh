@@ -4,6 +4,8 @@
 set -u
 
 rel=$(uname -r)
+# the kernel's name for the machine: riscv64 -> riscv
+arch=$(uname -m | sed 's/[0-9]*$//')
 dir=/lib/modules/$rel
 build=$dir/build
 kembed=/tmp/bin/kembed
@@ -81,7 +83,7 @@ EOT
 build_files()
 {
 	[ -s "$build/Module.symvers" ] &&
-		[ -f "$build/arch/$(uname -m | sed 's/[0-9]*$//')/Makefile" ] &&
+		[ -f "$build/arch/$arch/Makefile" ] &&
 		{ [ -e /proc/config.gz ] || modprobe configs; } &&
 		zcat /proc/config.gz | cmp -s - "$build/.config"
 }
@@ -91,7 +93,6 @@ build_files()
 tracer_compiles()
 {
 	s=$(ksrc)
-	arch=$(uname -m | sed 's/[0-9]*$//')
 	printf '%s\n' '#include <linux/sched.h>' '#include <linux/fs.h>' \
 		'#include <uapi/linux/ptrace.h>' \
 		'int pid_offset = __builtin_offsetof(struct task_struct, pid);' \
