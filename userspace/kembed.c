@@ -1341,9 +1341,13 @@ static bool take_field(char **s, char **field)
 	return true;
 }
 
-/* One line: name size compression sha256 builtin|<module> */
+/*
+ * One line: name size compression sha256 builtin|<module>, or
+ * "name - - - <module>" for an artifact whose module is not loaded
+ * (*unloaded set; the scan of the modules finds it).
+ */
 static bool parse_blob_line(char *line, struct entry *e, char *owner,
-			    size_t owner_size)
+			    size_t owner_size, bool *unloaded)
 {
 	char *name, *size, *comp, *sha, *own, *end;
 	unsigned long long v;
@@ -1352,6 +1356,12 @@ static bool parse_blob_line(char *line, struct entry *e, char *owner,
 	    !take_field(&line, &comp) || !take_field(&line, &sha) ||
 	    !take_field(&line, &own) || *line)
 		return false;
+	*unloaded = !strcmp(size, "-") && !strcmp(comp, "-") &&
+		    !strcmp(sha, "-");
+	if (*unloaded)
+		return name_valid(name, HDR_NAME_LEN) &&
+		       strlen(own) < owner_size && chars_valid(own, "_-") &&
+		       strcmp(own, "builtin");
 	if (!name_valid(name, HDR_NAME_LEN) ||
 	    !word_valid(comp, HDR_COMPRESSION_LEN) ||
 	    strlen(own) >= owner_size ||
@@ -1379,6 +1389,7 @@ static void parse_blob_list(struct catalog *c, const char *file,
 	while (p < end) {
 		char *nl = memchr(p, '\n', end - p), owner[HDR_NAME_LEN];
 		struct entry tmp;
+		bool unloaded;
 
 		lineno++;
 		if (!nl) {
@@ -1390,10 +1401,11 @@ static void parse_blob_list(struct catalog *c, const char *file,
 		*nl = '\0';
 		memset(&tmp, 0, sizeof(tmp));
 		if (nl - p > MAX_LINE || strlen(p) != (size_t)(nl - p) ||
-		    !parse_blob_line(p, &tmp, owner, sizeof(owner))) {
+		    !parse_blob_line(p, &tmp, owner, sizeof(owner),
+				     &unloaded)) {
 			error_at(file, "line %zu: malformed", lineno);
 			c->status = EXIT_ERROR;
-		} else if (!catalog_has(c, tmp.name)) {
+		} else if (!unloaded && !catalog_has(c, tmp.name)) {
 			struct entry *e = catalog_add(c);
 
 			*e = tmp;

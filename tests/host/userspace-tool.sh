@@ -68,7 +68,8 @@ check()
 }
 
 # The fake running kernel: two artifacts registered, one module file
-# (the seed ELF object) not loaded.
+# (the seed ELF object) not loaded, whose artifact the kernel lists as
+# "name - - - module".
 fake_kernel()
 {
 	proc=$tmp/proc
@@ -80,6 +81,7 @@ fake_kernel()
 	{
 		echo "buildinfo $(wc -c <"$proc/buildinfo") none $(sha "$proc/buildinfo") builtin"
 		echo "config.gz $(wc -c <"$proc/config.gz") gzip $(sha "$proc/config.gz") configs"
+		echo "kheaders.tar.xz - - - kfake"
 	} >"$proc/embedded_blobs"
 	cp "$seeds/image.o" "$mods/kernel/kernel/kfake.ko"
 	xz -c "$seeds/blob-zstd" >"$mods/kernel/kernel/kfake-xz.ko.xz"
@@ -223,8 +225,12 @@ for variant in plain asan; do
 	run 1 "config.gz: SHA-256 mismatch" \
 		"a /proc file that does not match its sha256: exit 1" \
 		verify config.gz
+	echo 'buildinfo - - - builtin' >>"$proc/embedded_blobs"
+	run 1 "embedded_blobs: line 4: malformed" \
+		"a built-in artifact listed as not loaded: exit 1" list
+	fake_kernel
 	echo 'bad line' >>"$proc/embedded_blobs"
-	run 1 "embedded_blobs: line 3: malformed" \
+	run 1 "embedded_blobs: line 4: malformed" \
 		"a malformed /proc/embedded_blobs line: exit 1" list
 	cp "$seeds/bad-proc-embedded_blobs" "$proc/embedded_blobs"
 	run 1 "line 1: malformed" "a bad size and sha256 field: exit 1" list
