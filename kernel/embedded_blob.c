@@ -7,19 +7,57 @@
  * and registered here by the one-line instance that EMBEDDED_BLOB() expands
  * to. Its payload becomes a read-only /proc/<name> and, when asked for,
  * /sys/kernel/<name>; /proc/embedded_blobs lists what is registered.
+ *
+ * An artifact built as a module keeps its /proc file while the module is
+ * not loaded: the core creates it at boot, and its first open loads the
+ * module, waits for the artifact to be registered and holds the module
+ * until the file is closed. Nothing of the payload is in memory before.
  */
 
 #include <linux/fs.h>
 #include <linux/embedded_blob.h>
 #include <linux/init.h>
+#include <linux/kmod.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/wait.h>
 
 static LIST_HEAD(embedded_blobs);
 static DEFINE_MUTEX(embedded_blobs_lock);
+static DECLARE_WAIT_QUEUE_HEAD(embedded_blobs_wait);
+/* One autoload at a time: concurrent first opens wait for the first */
+static DEFINE_MUTEX(autoload_lock);
+
+/*
+ * The artifacts built as modules that have a /proc file: { "name", "module" }
+ * initializers from scripts/Makefile.kembed.
+ */
+#ifndef EMBEDDED_BLOB_AUTOLOAD
+#define EMBEDDED_BLOB_AUTOLOAD
+#endif
+
+/**
+ * struct blob_autoload - /proc/<name> of an artifact built as a module
+ * @name: the artifact's name
+ * @module: the module that carries it
+ * @blob: the artifact while its module has it registered, or NULL;
+ *	written under embedded_blobs_lock
+ * @pde: /proc/<name>
+ */
+struct blob_autoload {
+	const char *name;
+	const char *module;
+	struct embedded_blob *blob;
+	struct proc_dir_entry *pde;
+};
+
+static struct blob_autoload autoloads[] = { EMBEDDED_BLOB_AUTOLOAD };
+
+/* How long an open waits for a module that another task is loading */
+#define AUTOLOAD_TIMEOUT	(10 * HZ)
 
 static const u8 *blob_data(const struct embedded_blob_header *hdr)
 {
@@ -48,6 +86,97 @@ static const struct proc_ops blob_proc_ops = {
 	.proc_lseek	= default_llseek,
 };
 
+static struct blob_autoload *autoload_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(autoloads); i++)
+		if (!strcmp(autoloads[i].name, name))
+			return &autoloads[i];
+	return NULL;
+}
+
+/*
+ * The registered artifact, with a reference on its module, or NULL. The
+ * inode may be older than the module: give it the payload's size.
+ */
+static struct embedded_blob *autoload_get(struct blob_autoload *al,
+					  struct inode *inode)
+{
+	struct embedded_blob *blob;
+
+	mutex_lock(&embedded_blobs_lock);
+	blob = al->blob;
+	if (blob && !try_module_get(blob->owner))
+		blob = NULL;
+	if (blob)
+		i_size_write(inode, blob_size(blob->header));
+	mutex_unlock(&embedded_blobs_lock);
+	return blob;
+}
+
+static int autoload_open(struct inode *inode, struct file *file)
+{
+	struct blob_autoload *al = pde_data(inode);
+	struct embedded_blob *blob;
+	int ret;
+
+	blob = autoload_get(al, inode);
+	if (blob)
+		goto out;
+
+	ret = mutex_lock_killable(&autoload_lock);
+	if (ret)
+		return ret;
+	blob = autoload_get(al, inode);
+	if (!blob) {
+		ret = request_module("%s", al->module);
+		/*
+		 * modprobe returns at once when another task is loading the
+		 * module: wait for its init to register the artifact.
+		 */
+		if (!ret)
+			wait_event_killable_timeout(embedded_blobs_wait,
+						    READ_ONCE(al->blob),
+						    AUTOLOAD_TIMEOUT);
+		blob = autoload_get(al, inode);
+	}
+	mutex_unlock(&autoload_lock);
+	if (!blob) {
+		pr_warn_ratelimited("embedded_blob: /proc/%s: loading module %s failed (%d)\n",
+				    al->name, al->module, ret);
+		return -ENXIO;
+	}
+out:
+	file->private_data = blob;
+	return 0;
+}
+
+static ssize_t autoload_read(struct file *file, char __user *buf,
+			     size_t len, loff_t *pos)
+{
+	const struct embedded_blob *blob = file->private_data;
+
+	return simple_read_from_buffer(buf, len, pos, blob_data(blob->header),
+				       blob_size(blob->header));
+}
+
+static int autoload_release(struct inode *inode, struct file *file)
+{
+	const struct embedded_blob *blob = file->private_data;
+
+	module_put(blob->owner);
+	return 0;
+}
+
+static const struct proc_ops autoload_proc_ops = {
+	.proc_flags	= PROC_ENTRY_IMMUTABLE,
+	.proc_open	= autoload_open,
+	.proc_read	= autoload_read,
+	.proc_lseek	= default_llseek,
+	.proc_release	= autoload_release,
+};
+
 /*
  * Same signature as 6.10's sysfs_bin_attr_simple_read(), but bounded here:
  * sysfs does not bound reads of an attribute of size 0 (an empty artifact).
@@ -74,15 +203,19 @@ static bool blob_header_valid(const struct embedded_blob_header *hdr)
  * @blob: the artifact; its header and owner must be set
  *
  * Creates /proc/<name> (and /sys/kernel/<name> when the header asks for
- * it) serving the payload, and lists it in /proc/embedded_blobs.
+ * it) serving the payload, and lists it in /proc/embedded_blobs. For an
+ * artifact built as a module, /proc/<name> is the core's, and serves the
+ * payload from now on.
  *
  * Return: 0, or a negative errno: -ENOENT when the artifact was not
  * linked in, -EINVAL for a malformed header, -EEXIST
- * when an artifact of that name is already registered, -ENOMEM.
+ * when an artifact of that name is already registered or its name is that
+ * of an artifact another module carries, -ENOMEM.
  */
 int embedded_blob_register(struct embedded_blob *blob)
 {
 	const struct embedded_blob_header *hdr = blob->header;
+	struct blob_autoload *al;
 	struct embedded_blob *other;
 	int ret = 0;
 	u32 flags;
@@ -102,7 +235,15 @@ int embedded_blob_register(struct embedded_blob *blob)
 		}
 	}
 
-	if ((flags & EMBEDDED_BLOB_F_PROC) && IS_ENABLED(CONFIG_PROC_FS)) {
+	/* The core's /proc/<name> loads one module: only it may register */
+	al = autoload_find(hdr->name);
+	if (al && (!blob->owner || strcmp(module_name(blob->owner), al->module))) {
+		ret = -EEXIST;
+		goto out_unlock;
+	}
+
+	if ((flags & EMBEDDED_BLOB_F_PROC) && IS_ENABLED(CONFIG_PROC_FS) &&
+	    !al) {
 		struct proc_dir_entry *pde;
 
 		pde = proc_create_data(hdr->name, 0444, NULL, &blob_proc_ops,
@@ -129,10 +270,16 @@ int embedded_blob_register(struct embedded_blob *blob)
 	}
 
 	list_add_tail(&blob->list, &embedded_blobs);
+	if (al) {
+		WRITE_ONCE(al->blob, blob);
+		if (al->pde)
+			proc_set_size(al->pde, blob_size(hdr));
+		wake_up_all(&embedded_blobs_wait);
+	}
 	goto out_unlock;
 
 out_remove_proc:
-	if (flags & EMBEDDED_BLOB_F_PROC)
+	if ((flags & EMBEDDED_BLOB_F_PROC) && !al)
 		remove_proc_entry(hdr->name, NULL);
 out_unlock:
 	mutex_unlock(&embedded_blobs_lock);
@@ -145,27 +292,36 @@ EXPORT_SYMBOL_GPL(embedded_blob_register);
  * @blob: a registered artifact
  *
  * Waits for readers in progress; later reads of a file still open fail.
+ * The core's /proc/<name> of an artifact built as a module stays, and
+ * loads the module again when opened.
  */
 void embedded_blob_unregister(struct embedded_blob *blob)
 {
 	const struct embedded_blob_header *hdr = blob->header;
+	struct blob_autoload *al = autoload_find(hdr->name);
 	u32 flags = le32_to_cpu(hdr->flags);
 
 	mutex_lock(&embedded_blobs_lock);
 	list_del(&blob->list);
+	if (al && al->blob == blob)
+		WRITE_ONCE(al->blob, NULL);
 	mutex_unlock(&embedded_blobs_lock);
 
 	if (flags & EMBEDDED_BLOB_F_SYSFS)
 		sysfs_remove_bin_file(kernel_kobj, &blob->sysfs_attr);
-	if (flags & EMBEDDED_BLOB_F_PROC)
+	if ((flags & EMBEDDED_BLOB_F_PROC) && !al)
 		remove_proc_entry(hdr->name, NULL);
 }
 EXPORT_SYMBOL_GPL(embedded_blob_unregister);
 
-/* One line per artifact: name size compression sha256 module|builtin */
+/*
+ * One line per artifact: name size compression sha256 module|builtin;
+ * then "name - - - module" for each artifact whose module is not loaded.
+ */
 static int __maybe_unused embedded_blobs_show(struct seq_file *m, void *v)
 {
 	const struct embedded_blob *blob;
+	size_t i;
 
 	mutex_lock(&embedded_blobs_lock);
 	list_for_each_entry(blob, &embedded_blobs, list) {
@@ -176,15 +332,30 @@ static int __maybe_unused embedded_blobs_show(struct seq_file *m, void *v)
 			   (int)sizeof(hdr->sha256), hdr->sha256,
 			   blob->owner ? module_name(blob->owner) : "builtin");
 	}
+	for (i = 0; i < ARRAY_SIZE(autoloads); i++)
+		if (!autoloads[i].blob)
+			seq_printf(m, "%s - - - %s\n", autoloads[i].name,
+				   autoloads[i].module);
 	mutex_unlock(&embedded_blobs_lock);
 	return 0;
 }
 
 static int __init embedded_blob_list_init(void)
 {
+	size_t i;
+
+	if (!IS_ENABLED(CONFIG_PROC_FS))
+		return 0;
 	if (!proc_create_single("embedded_blobs", 0444, NULL,
 				embedded_blobs_show))
 		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(autoloads); i++) {
+		autoloads[i].pde = proc_create_data(autoloads[i].name, 0444,
+						    NULL, &autoload_proc_ops,
+						    &autoloads[i]);
+		if (!autoloads[i].pde)
+			return -ENOMEM;
+	}
 	return 0;
 }
 fs_initcall(embedded_blob_list_init);

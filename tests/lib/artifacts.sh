@@ -117,14 +117,21 @@ if [ "$mode" = m ]; then
 	for m in configs kheaders kbuildinfo kdefconfig; do
 		check "rmmod $m" rmmod "$m"
 	done
-	check "unloaded: no /proc/config.gz, /proc/kheaders.tar.xz" \
-		sh -c '! test -e /proc/config.gz && ! test -e /proc/kheaders.tar.xz && ! test -e /sys/kernel/kheaders.tar.xz'
-	check "unloaded: /proc/embedded_blobs is empty" \
-		test "$(wc -c < /proc/embedded_blobs)" = 0
-	check "reload: modprobe configs kheaders" \
-		sh -c 'modprobe configs && modprobe kheaders'
-	check "reload: /proc/kheaders.tar.xz serves the payload again" \
+	check "unloaded: /proc/config.gz, /proc/kheaders.tar.xz stay" \
+		sh -c 'test -e /proc/config.gz && test -e /proc/kheaders.tar.xz'
+	check "unloaded: /sys/kernel/kheaders.tar.xz goes" \
+		test ! -e /sys/kernel/kheaders.tar.xz
+	check "unloaded: /proc/embedded_blobs says so" \
+		test "$(sort /proc/embedded_blobs)" = "$(printf '%s - - - %s\n' \
+			buildinfo kbuildinfo config.gz configs \
+			defconfig.gz kdefconfig kheaders.tar.xz kheaders)"
+	check "reload: reading /proc/kheaders.tar.xz loads kheaders" \
 		test "$(sha /proc/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
+	check "reload: ... which serves /sys/kernel/kheaders.tar.xz again" \
+		test "$(sha /sys/kernel/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
+	check "reload: /proc/embedded_blobs lists it as loaded" \
+		grep -qx "kheaders.tar.xz $(wc -c < /host/kheaders.payload) xz $(sha /host/kheaders.payload) kheaders" /proc/embedded_blobs
+	check "reload: modprobe configs" modprobe configs
 	[ -z "$sig" ] ||
 		check "no module taints the kernel as unsigned (E)" \
 			test "$(($(cat /proc/sys/kernel/tainted) & 8192))" = 0

@@ -10,10 +10,14 @@
  *	as a user: reads work; writing, chmod, loading and unloading do not
  *   blobcheck readers N PAYLOAD FILE... [-- SEED]
  *	N processes stream the FILEs (round robin) with random read sizes
- *   blobcheck cycle KO NAME CYCLES READERS PAYLOAD FILE...
+ *   blobcheck cycle KO NAME CYCLES READERS PAYLOAD [FILE...]
  *	load and unload KO CYCLES times while READERS processes read FILEs
  *   blobcheck held KO NAME PAYLOAD FILE...
  *	unload the module while FILEs are open, then reload it
+ *   blobcheck autoload NAME PAYLOAD FILE READERS ROUNDS
+ *	FILE, the core's /proc file of module NAME, loads it when opened:
+ *	the first open timed, rmmod refused while open, then ROUNDS times
+ *	READERS concurrent first opens from unloaded
  *   blobcheck load KO
  *	finit_module(KO); print "loaded" or the error (strerror)
  *
@@ -874,13 +878,13 @@ static int cycle(int argc, char **argv)
 	int cycles, n, i, bad, done = 0;
 	double t0, t, t1, tload = 0, tunload = 0, tmax = 0;
 
-	if (argc < 6)
+	if (argc < 5)
 		return 2;
 	ko = argv[0];
 	name = argv[1];
 	cycles = atoi(argv[2]);
 	n = atoi(argv[3]);
-	if (n < 0 || n > MAX_READERS)
+	if (n < 0 || n > MAX_READERS || (n && argc == 5))
 		return 2;
 	load_payload(argv[4], &pl);
 	seed(now_seed());
@@ -931,6 +935,114 @@ static int cycle(int argc, char **argv)
 	for (i = 5; i < argc; i++)
 		result(whole_file_equal(argv[i], &pl), NULL,
 		       "%s: %s serves the payload again", name, argv[i]);
+	return failed;
+}
+
+/* Unload NAME, waiting for readers that still hold it to close. */
+static int unload_wait(const char *name, char *why, size_t whylen)
+{
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		if (!delete_module(name))
+			return 0;
+		if (errno != EAGAIN && errno != EBUSY)
+			break;
+		usleep(10000);
+	}
+	snprintf(why, whylen, "delete_module(%s): %s (%d tries)", name,
+		 strerror(errno), tries + 1);
+	return -1;
+}
+
+static int autoload(int argc, char **argv)
+{
+	const char *name;
+	char *files[1];
+	pid_t pids[MAX_READERS];
+	struct reader_stats *st, sum;
+	struct payload pl;
+	struct stat sb;
+	char why[200] = "";
+	unsigned char *buf = malloc(MIB);
+	int n, rounds, i, fd, err, done = 0;
+	double t0, t;
+	ssize_t r;
+
+	if (argc != 5 || !buf)
+		return 2;
+	name = argv[0];
+	load_payload(argv[1], &pl);
+	files[0] = argv[2];
+	n = atoi(argv[3]);
+	rounds = atoi(argv[4]);
+	if (n < 1 || n > MAX_READERS || rounds < 1)
+		return 2;
+
+	if (loaded(name) && unload_wait(name, why, sizeof(why)))
+		die(why);
+	result(!stat(files[0], &sb) && !loaded(name), NULL,
+	       "%s: there while %s is not loaded", files[0], name);
+
+	/* The autoload latency: one open, the module not loaded */
+	t0 = now();
+	fd = open(files[0], O_RDONLY);
+	t = now() - t0;
+	if (fd < 0)
+		die(files[0]);
+	result(loaded(name), NULL, "%s: the first open loads %s", files[0],
+	       name);
+	diag("%s: first open, %s not loaded: %.3f s", files[0], name, t);
+	result(!fstat(fd, &sb) && sb.st_size == (off_t)pl.size, NULL,
+	       "%s: then of the payload's size (%lld)", files[0],
+	       (long long)sb.st_size);
+	result(!stream_equal(fd, &pl, buf, why, sizeof(why)), NULL,
+	       "%s: and serves the payload%s%s", files[0], why[0] ? ": " : "",
+	       why);
+	close(fd);
+
+	/* Open, it holds the module: rmmod is refused, reading goes on */
+	fd = open(files[0], O_RDONLY);
+	if (fd < 0)
+		die(files[0]);
+	r = read(fd, buf, 4096);
+	err = delete_module(name) ? errno : 0;
+	result(err == EAGAIN || err == EBUSY, NULL,
+	       "%s: delete_module(%s) fails with EAGAIN while it is open (%s)",
+	       files[0], name, err ? strerror(err) : "unloaded");
+	why[0] = '\0';
+	result(r > 0 && !memcmp(buf, pl.p, r) && !lseek(fd, 0, SEEK_SET) &&
+	       !stream_equal(fd, &pl, buf, why, sizeof(why)), NULL,
+	       "%s: the open file still reads the whole payload%s%s",
+	       files[0], why[0] ? ": " : "", why);
+	close(fd);
+	why[0] = '\0';
+	result(!unload_wait(name, why, sizeof(why)), NULL,
+	       "%s: unloads once the file is closed%s%s", name,
+	       why[0] ? ": " : "", why);
+
+	/* Concurrent first opens: one loads, the others wait for it */
+	why[0] = '\0';
+	t0 = now();
+	for (i = 0; i < rounds; i++) {
+		if (loaded(name) && unload_wait(name, why, sizeof(why)))
+			break;
+		st = start_readers(n, files, 1, &pl, 0, pids);
+		if (wait_readers(n, pids, st, &sum) ||
+		    sum.complete != (unsigned long)n) {
+			snprintf(why, sizeof(why), "round %d: %lu of %d",
+				 i + 1, sum.complete, n);
+			break;
+		}
+		munmap(st, n * sizeof(*st));
+		done++;
+	}
+	diag("%s: %d rounds in %.2f s", name, done, now() - t0);
+	result(done == rounds, NULL,
+	       "%s: %d of %d rounds of %d concurrent first opens read exactly the payload%s%s",
+	       files[0], done, rounds, n, why[0] ? ": " : "", why);
+	result(loaded(name), NULL, "%s: loaded at the end", name);
+	free(buf);
 	return failed;
 }
 
@@ -1033,10 +1145,12 @@ int main(int argc, char **argv)
 		ret = cycle(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "held"))
 		ret = held(argc - 2, argv + 2);
+	else if (argc >= 2 && !strcmp(argv[1], "autoload"))
+		ret = autoload(argc - 2, argv + 2);
 	else if (argc >= 2 && !strcmp(argv[1], "load"))
 		ret = load_cmd(argc - 2, argv + 2);
 	if (ret == 2)
 		fprintf(stderr, "usage: blobcheck semantics|unprivileged|"
-			"readers|cycle|held|load ... (see the source)\n");
+			"readers|cycle|held|autoload|load ... (see the source)\n");
 	return ret;
 }
