@@ -49,7 +49,7 @@ has()
 }
 
 echo "TAP version 13"
-echo "1..26"
+echo "1..28"
 
 expect 0 "qemu/run --help" "$run" --help
 has '^usage: qemu/run' "--help prints the usage"
@@ -103,6 +103,11 @@ expect 2 "KEMBED_PROGRESS=soon is refused" \
 	sh -c 'env KEMBED_PROGRESS=soon sh -c "$1" sh "$2" 0; [ $? -eq 1 ] && exit 2' \
 	sh "$step" "$repo"
 has 'KEMBED_PROGRESS is not a number of seconds: soon' "... naming it"
+expect 0 "tests/run: a progress line while a test runs" \
+	env KEMBED_PROGRESS=1 KEMBED_TEST_LOGS="$tmp/logs" "$repo/tests/run" \
+	"$fix/progress/host/slow.sh"
+has '^kembed: .*host/slow.sh: [0-9]+ s, 1 ok, 0 not ok so far$' \
+	"... with the points printed so far"
 # Under tests/run, KEMBED_BUILT_OBJTREES would skip make altogether.
 expect 0 "a kernel build prints its progress" \
 	env -u KEMBED_BUILT_OBJTREES KEMBED_PROGRESS=1 "$repo/qemu/kernel"
