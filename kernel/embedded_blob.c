@@ -14,6 +14,7 @@
  * until the file is closed. Nothing of the payload is in memory before.
  */
 
+#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/embedded_blob.h>
 #include <linux/init.h>
@@ -189,11 +190,34 @@ static ssize_t blob_sysfs_read(struct file *file, struct kobject *kobj,
 				       attr->size);
 }
 
+/*
+ * A name is a file name under /proc and a word of /proc/embedded_blobs:
+ * letters, digits, ".", "_", "+" and "-", not "." or "..".
+ */
+static bool blob_name_valid(const char *name, size_t size)
+{
+	size_t len = strnlen(name, size), i;
+
+	if (!len || len == size || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("._+-", name[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The layout comes from the build (scripts/kembed.sh), but a header that
+ * puts the payload past anything the build writes is refused rather than
+ * served: the sizes before the payload are bounded by a page.
+ */
 static bool blob_header_valid(const struct embedded_blob_header *hdr)
 {
 	return !memcmp(hdr->magic, EMBEDDED_BLOB_MAGIC, sizeof(hdr->magic)) &&
 	       le32_to_cpu(hdr->header_size) >= sizeof(*hdr) &&
-	       strnlen(hdr->name, sizeof(hdr->name)) < sizeof(hdr->name) &&
+	       le32_to_cpu(hdr->header_size) <= PAGE_SIZE &&
+	       le32_to_cpu(hdr->start_marker_len) <= PAGE_SIZE &&
+	       blob_name_valid(hdr->name, sizeof(hdr->name)) &&
 	       strnlen(hdr->compression, sizeof(hdr->compression)) <
 			sizeof(hdr->compression);
 }
@@ -208,7 +232,8 @@ static bool blob_header_valid(const struct embedded_blob_header *hdr)
  * payload from now on.
  *
  * Return: 0, or a negative errno: -ENOENT when the artifact was not
- * linked in, -EINVAL for a malformed header, -EEXIST
+ * linked in, -EINVAL for a malformed header or a name that is not a
+ * plain file name, -EEXIST
  * when an artifact of that name is already registered or its name is that
  * of an artifact another module carries, -ENOMEM.
  */

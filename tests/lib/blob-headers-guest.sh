@@ -67,7 +67,7 @@ unload_empty()
 }
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..24"
 # (cp would copy nothing: /proc files have no size for copy_file_range)
 cat /proc/embedded_blobs > /tmp/blobs.before
 mkdir -p "$kh"
@@ -75,9 +75,9 @@ cp -r /host/blob-modules "$mods"
 check "blobcheck compiles" gcc -O2 -Wall -o /tmp/blobcheck /host/blobcheck.c
 check "extract /proc/kheaders.tar.xz" \
 	sh -c "xz -dc /proc/kheaders.tar.xz | tar -xf - -C $kh"
-check "build the six test modules against it" \
+check "build the eight test modules against it" \
 	sh -c "make -C $kh M=$mods modules > /tmp/build.log 2>&1 &&
-	       test \$(ls $mods/*.ko | wc -l) = 6"
+	       test \$(ls $mods/*.ko | wc -l) = 8"
 [ "$fails" -eq 0 ] || tail -n 20 /tmp/build.log | sed 's/^/# /'
 
 check "bad magic: insmod fails with EINVAL" \
@@ -89,6 +89,12 @@ check "  and leaves nothing behind" untouched kembed_shorthdr kembed-shorthdr
 check "name without NUL: insmod fails with EINVAL" \
 	refused kembed_noname "Invalid argument"
 check "  and leaves nothing behind" untouched kembed_noname "$(printf "%064d" 0 | tr 0 n)"
+check "a name with a newline: insmod fails with EINVAL" \
+	refused kembed_badname "Invalid argument"
+check "  and leaves nothing behind" untouched kembed_badname kembed-bad
+check "header_size 1 GiB: insmod fails with EINVAL" \
+	refused kembed_bighdr "Invalid argument"
+check "  and leaves nothing behind" untouched kembed_bighdr kembed-bighdr
 check "the name config.gz again: insmod fails with EEXIST" \
 	refused kembed_dupname "File exists"
 check "  and /proc/config.gz is still the built-in one" config_intact
