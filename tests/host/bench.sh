@@ -73,9 +73,50 @@ guest_withheld()
 			"$tmp/guest-load.out"
 }
 
+# Before each guest run: wait for a quiet machine, or go on after a while.
+settle()
+{
+	env BENCH_LOADAVG="$tmp/loadavg" "$@" qemu/bench --settle \
+		>"$tmp/settle.out" 2>&1
+}
+
+settle_quiet()
+{
+	echo '0.40 0.50 0.60 1/100 1' >"$tmp/loadavg"
+	settle && [ ! -s "$tmp/settle.out" ]
+}
+
+settle_gives_up()
+{
+	echo '3.10 0.50 0.60 1/100 1' >"$tmp/loadavg"
+	settle BENCH_SETTLE=0 &&
+		grep -qx 'kembed: bench: load average still 3.10 after 0 s, going on' \
+			"$tmp/settle.out"
+}
+
+settle_waits()
+{
+	echo '3.10 0.50 0.60 1/100 1' >"$tmp/loadavg"
+	{ sleep 3; echo '0.90 1 1 1/1 1' >"$tmp/loadavg"; } &
+	settle BENCH_SETTLE=60
+	rc=$?
+	wait
+	[ "$rc" -eq 0 ] &&
+		grep -qx 'kembed: bench: load average 3.10, waiting for 1.0' \
+			"$tmp/settle.out" &&
+		grep -qx 'kembed: bench: load average 0.90 after 5 s' \
+			"$tmp/settle.out"
+}
+
+settle_refuses()
+{
+	! settle BENCH_QUIET=high &&
+		grep -q 'BENCH_QUIET is not a load average: high' "$tmp/settle.out"
+}
+
 set -- "$fixtures"/bad-*.samples
 echo "TAP version 13"
-echo "1..$((7 + $#))"
+echo "1..$((11 + $#))"
 
 mkdir -p "$tmp/good"
 good()
@@ -102,5 +143,10 @@ check "good.samples, guest_load 2.9 upstream: guest ratios withheld" \
 for file in "$@"; do
 	check "$(basename "$file"): refused" bad "$file"
 done
+check "--settle: a quiet machine, no wait" settle_quiet
+check "--settle: load 3.1 and BENCH_SETTLE=0: says so and goes on" \
+	settle_gives_up
+check "--settle: waits until the load falls to BENCH_QUIET" settle_waits
+check "--settle: BENCH_QUIET=high is refused" settle_refuses
 
 tap_result
