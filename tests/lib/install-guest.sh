@@ -140,8 +140,10 @@ interrupted()
 	printf '#!/bin/sh\n{ head -c 8000000; sleep 60; } | %s "$@"\n' \
 		"$(command -v tar)" > /tmp/slowbin/tar
 	chmod 0755 /tmp/slowbin/tar
+	# its output to a file: the killed tar's "Unexpected EOF" would
+	# land in the middle of the TAP lines on the console
 	PATH=/tmp/slowbin:$PATH "$kembed" headers install \
-		--archive /tmp/slow.tar &
+		--archive /tmp/slow.tar > /tmp/interrupted.log 2>&1 &
 	pid=$!
 	i=0
 	while no_leftovers ||
@@ -156,6 +158,7 @@ interrupted()
 	done
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
+	awk '{ print "# " $0 }' /tmp/interrupted.log
 	no_build && ! no_leftovers
 }
 
