@@ -835,12 +835,13 @@ static int load(const char *ko, char *why, size_t whylen)
 	return r ? -1 : 0;
 }
 
-static int unload(const char *name, char *why, size_t whylen)
+/* delete_module(NAME), retried at most MAX times while it is busy */
+static int unload_within(const char *name, int max, char *why,
+			 size_t whylen)
 {
 	int tries;
 
-	/* Nothing should hold the module: EBUSY/EAGAIN would be a finding */
-	for (tries = 0; tries < 50; tries++) {
+	for (tries = 0; tries < max; tries++) {
 		if (!delete_module(name))
 			return 0;
 		if (errno != EAGAIN && errno != EBUSY)
@@ -850,6 +851,18 @@ static int unload(const char *name, char *why, size_t whylen)
 	snprintf(why, whylen, "delete_module(%s): %s (%d tries)", name,
 		 strerror(errno), tries + 1);
 	return -1;
+}
+
+/* Nothing should hold the module: EBUSY/EAGAIN would be a finding */
+static int unload(const char *name, char *why, size_t whylen)
+{
+	return unload_within(name, 50, why, whylen);
+}
+
+/* Unload NAME, waiting up to 10 s for readers that still hold it. */
+static int unload_wait(const char *name, char *why, size_t whylen)
+{
+	return unload_within(name, 1000, why, whylen);
 }
 
 static int loaded(const char *name)
@@ -936,23 +949,6 @@ static int cycle(int argc, char **argv)
 		result(whole_file_equal(argv[i], &pl), NULL,
 		       "%s: %s serves the payload again", name, argv[i]);
 	return failed;
-}
-
-/* Unload NAME, waiting for readers that still hold it to close. */
-static int unload_wait(const char *name, char *why, size_t whylen)
-{
-	int tries;
-
-	for (tries = 0; tries < 1000; tries++) {
-		if (!delete_module(name))
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY)
-			break;
-		usleep(10000);
-	}
-	snprintf(why, whylen, "delete_module(%s): %s (%d tries)", name,
-		 strerror(errno), tries + 1);
-	return -1;
 }
 
 static int autoload(int argc, char **argv)
