@@ -347,6 +347,7 @@ kconfig()
 			echo "#include <linux/embedded_blob.h>"
 			echo
 			echo "EMBEDDED_BLOB();"
+			echo "MODULE_LICENSE(\"GPL\");"
 			echo "MODULE_DESCRIPTION(\"$prompt\");"
 		} > "kernel/$module.kembed.c.tmp"
 		commit "kernel/$module.kembed.c"

@@ -19,8 +19,8 @@
 #ifndef _LINUX_EMBEDDED_BLOB_H
 #define _LINUX_EMBEDDED_BLOB_H
 
-#include <linux/device/driver.h>
 #include <linux/compiler_types.h>
+#include <linux/init.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/sysfs.h>
@@ -76,6 +76,19 @@ struct embedded_blob {
 int embedded_blob_register(struct embedded_blob *blob);
 void embedded_blob_unregister(struct embedded_blob *blob);
 
+/* The module's init and exit: register and unregister @_blob */
+#define __EMBEDDED_BLOB_INIT_EXIT(_blob)				\
+	static int __init _blob##_init(void)				\
+	{								\
+		return embedded_blob_register(&(_blob));		\
+	}								\
+	module_init(_blob##_init);					\
+	static void __exit _blob##_exit(void)				\
+	{								\
+		embedded_blob_unregister(&(_blob));			\
+	}								\
+	module_exit(_blob##_exit)
+
 /**
  * EMBEDDED_BLOB() - register the artifact Kbuild made for this module
  *
@@ -83,8 +96,10 @@ void embedded_blob_unregister(struct embedded_blob *blob);
  * <module>.blob.o, defining the header as kmod_<module>_embedded_blob, and
  * links it into vmlinux or the module last, after modpost: an artifact may
  * be made from the build's own outputs (the kheaders archive carries
- * Module.symvers). Until then the reference is weak. This line, plus
- * optional module metadata, is all the C an artifact needs.
+ * Module.symvers). Until then the reference is weak. This line registers
+ * the artifact when the module is loaded (at boot when built in) and
+ * unregisters it when the module is unloaded; with MODULE_LICENSE() and
+ * any other module metadata, it is all the C an artifact needs.
  */
 #define EMBEDDED_BLOB()							\
 	extern const struct embedded_blob_header			\
@@ -93,8 +108,6 @@ void embedded_blob_unregister(struct embedded_blob *blob);
 		.header = &__PASTE(__KBUILD_MODNAME, _embedded_blob),	\
 		.owner = THIS_MODULE,					\
 	};								\
-	module_driver(embedded_blob, embedded_blob_register,		\
-		      embedded_blob_unregister);			\
-	MODULE_LICENSE("GPL")
+	__EMBEDDED_BLOB_INIT_EXIT(embedded_blob)
 
 #endif /* _LINUX_EMBEDDED_BLOB_H */
