@@ -224,18 +224,19 @@ static bool blob_header_valid(const struct embedded_blob_header *hdr)
 
 /**
  * embedded_blob_register() - expose an embedded artifact
- * @blob: the artifact; its header and owner must be set
+ * @blob: the artifact; its header, owner and sysfs_attr must be set
  *
  * Creates /proc/<name> (and /sys/kernel/<name> when the header asks for
  * it) serving the payload, and lists it in /proc/embedded_blobs. For an
  * artifact built as a module, /proc/<name> is the core's, and serves the
- * payload from now on.
+ * payload from now on. Call it from an init function: it fills in
+ * @blob->sysfs_attr, which EMBEDDED_BLOB() makes read-only after init.
  *
  * Return: 0, or a negative errno: -ENOENT when the artifact was not
  * linked in, -EINVAL for a malformed header or a name that is not a
- * plain file name, -EEXIST
- * when an artifact of that name is already registered or its name is that
- * of an artifact another module carries, -ENOMEM.
+ * plain file name, -EEXIST when an artifact of that name is already
+ * registered or its name is that of an artifact another module carries,
+ * -ENOMEM.
  */
 int embedded_blob_register(struct embedded_blob *blob)
 {
@@ -281,7 +282,7 @@ int embedded_blob_register(struct embedded_blob *blob)
 	}
 
 	if (flags & EMBEDDED_BLOB_F_SYSFS) {
-		struct bin_attribute *attr = &blob->sysfs_attr;
+		struct bin_attribute *attr = blob->sysfs_attr;
 
 		sysfs_bin_attr_init(attr);
 		attr->attr.name = hdr->name;
@@ -333,7 +334,7 @@ void embedded_blob_unregister(struct embedded_blob *blob)
 	mutex_unlock(&embedded_blobs_lock);
 
 	if (flags & EMBEDDED_BLOB_F_SYSFS)
-		sysfs_remove_bin_file(kernel_kobj, &blob->sysfs_attr);
+		sysfs_remove_bin_file(kernel_kobj, blob->sysfs_attr);
 	if ((flags & EMBEDDED_BLOB_F_PROC) && !al)
 		remove_proc_entry(hdr->name, NULL);
 }

@@ -64,13 +64,14 @@ struct embedded_blob_header {
  * @header: its header in .rodata, as laid out by scripts/kembed.sh
  * @owner: the module carrying it, or NULL when built in
  * @list: entry in the list behind /proc/embedded_blobs
- * @sysfs_attr: /sys/kernel/<name> when EMBEDDED_BLOB_F_SYSFS is set
+ * @sysfs_attr: /sys/kernel/<name> when EMBEDDED_BLOB_F_SYSFS is set; filled
+ *	in by embedded_blob_register() at init, read-only after it
  */
 struct embedded_blob {
 	const struct embedded_blob_header *header;
 	struct module *owner;
 	struct list_head list;
-	struct bin_attribute sysfs_attr;
+	struct bin_attribute *sysfs_attr;
 };
 
 int embedded_blob_register(struct embedded_blob *blob);
@@ -104,9 +105,12 @@ void embedded_blob_unregister(struct embedded_blob *blob);
 #define EMBEDDED_BLOB()							\
 	extern const struct embedded_blob_header			\
 		__PASTE(__KBUILD_MODNAME, _embedded_blob) __weak;	\
+	static struct bin_attribute embedded_blob_sysfs_attr		\
+		__ro_after_init;					\
 	static struct embedded_blob embedded_blob = {			\
 		.header = &__PASTE(__KBUILD_MODNAME, _embedded_blob),	\
 		.owner = THIS_MODULE,					\
+		.sysfs_attr = &embedded_blob_sysfs_attr,		\
 	};								\
 	__EMBEDDED_BLOB_INIT_EXIT(embedded_blob)
 
