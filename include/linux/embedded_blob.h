@@ -77,18 +77,31 @@ struct embedded_blob {
 int embedded_blob_register(struct embedded_blob *blob);
 void embedded_blob_unregister(struct embedded_blob *blob);
 
-/* The module's init and exit: register and unregister @_blob */
-#define __EMBEDDED_BLOB_INIT_EXIT(_blob)				\
-	static int __init _blob##_init(void)				\
+/*
+ * The instance in module @_mod (its __KBUILD_MODNAME): the artifact's
+ * header, _mod##_embedded_blob, the blob registered from it, with its
+ * sysfs attribute, read-only after init, and the module's init and exit.
+ */
+#define __EMBEDDED_BLOB(_mod)						\
+	extern const struct embedded_blob_header			\
+		_mod##_embedded_blob __weak;				\
+	static struct bin_attribute _mod##_sysfs_attr __ro_after_init;	\
+	static struct embedded_blob _mod##_blob = {			\
+		.header = &_mod##_embedded_blob,			\
+		.owner = THIS_MODULE,					\
+		.sysfs_attr = &_mod##_sysfs_attr,			\
+	};								\
+	static int __init _mod##_init(void)				\
 	{								\
-		return embedded_blob_register(&(_blob));		\
+		return embedded_blob_register(&_mod##_blob);		\
 	}								\
-	module_init(_blob##_init);					\
-	static void __exit _blob##_exit(void)				\
+	module_init(_mod##_init);					\
+	static void __exit _mod##_exit(void)				\
 	{								\
-		embedded_blob_unregister(&(_blob));			\
+		embedded_blob_unregister(&_mod##_blob);			\
 	}								\
-	module_exit(_blob##_exit)
+	module_exit(_mod##_exit)
+#define ___EMBEDDED_BLOB(_mod)	__EMBEDDED_BLOB(_mod)
 
 /**
  * EMBEDDED_BLOB() - register the artifact Kbuild made for this module
@@ -102,16 +115,6 @@ void embedded_blob_unregister(struct embedded_blob *blob);
  * unregisters it when the module is unloaded; with MODULE_LICENSE() and
  * any other module metadata, it is all the C an artifact needs.
  */
-#define EMBEDDED_BLOB()							\
-	extern const struct embedded_blob_header			\
-		__PASTE(__KBUILD_MODNAME, _embedded_blob) __weak;	\
-	static struct bin_attribute embedded_blob_sysfs_attr		\
-		__ro_after_init;					\
-	static struct embedded_blob embedded_blob = {			\
-		.header = &__PASTE(__KBUILD_MODNAME, _embedded_blob),	\
-		.owner = THIS_MODULE,					\
-		.sysfs_attr = &embedded_blob_sysfs_attr,		\
-	};								\
-	__EMBEDDED_BLOB_INIT_EXIT(embedded_blob)
+#define EMBEDDED_BLOB()	___EMBEDDED_BLOB(__KBUILD_MODNAME)
 
 #endif /* _LINUX_EMBEDDED_BLOB_H */
