@@ -23,14 +23,14 @@ same()
 metric_lines()
 {
 	grep '^METRIC' "$tmp/good/stdout" >"$tmp/metrics" &&
-		[ "$(wc -l <"$tmp/metrics")" -eq 20 ] &&
+		[ "$(wc -l <"$tmp/metrics")" -eq 21 ] &&
 		! grep -vqE '^METRIC [a-z_]+ kembed=[0-9.]+ upstream=([0-9.]+|NA) ratio=([0-9.]+|NA)$' \
 			"$tmp/metrics"
 }
 
 json_metrics()
 {
-	[ "$(grep -c '"name": ' "$tmp/good/out/results.json")" -eq 20 ] ||
+	[ "$(grep -c '"name": ' "$tmp/good/out/results.json")" -eq 21 ] ||
 		return 1
 	if command -v python3 >/dev/null; then
 		python3 -m json.tool "$tmp/good/out/results.json" >/dev/null
