@@ -57,6 +57,18 @@ bad()
 	grep -qF "$expect" "$tmp/stderr" && [ ! -e "$tmp/bad" ]
 }
 
+# The report's awk program alone, as another tool would run it.
+awk_alone()
+{
+	mkdir -p "$tmp/awk"
+	LC_ALL=C awk -v csv="$tmp/awk/results.csv" \
+		-v json="$tmp/awk/results.json" -v dat="$tmp/awk/results.dat" \
+		-v file="$fixtures/good.samples" -f qemu/bench-report.awk \
+		"$fixtures/good.samples" >"$tmp/awk/stdout" &&
+		same "$fixtures/good.out" "$tmp/awk/stdout" &&
+		same "$fixtures/good.csv" "$tmp/awk/results.csv"
+}
+
 # The guest's figures under very different host loads (the host's load
 # average as each guest booted): no ratio, and the table says why.
 guest_withheld()
@@ -116,7 +128,7 @@ settle_refuses()
 
 set -- "$fixtures"/bad-*.samples
 echo "TAP version 13"
-echo "1..$((11 + $#))"
+echo "1..$((12 + $#))"
 
 mkdir -p "$tmp/good"
 good()
@@ -138,6 +150,8 @@ else
 	n=$((n + 1))
 	echo "ok $n results.png # SKIP gnuplot is not installed (qemu/deps gnuplot-nox)"
 fi
+check "qemu/bench-report.awk alone: the same report and results.csv" \
+	awk_alone
 check "good.samples, guest_load 2.9 upstream: guest ratios withheld" \
 	guest_withheld
 for file in "$@"; do
