@@ -43,7 +43,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "headers.h"
+#include "kembed.h"
 
 #define TMP_PREFIX ".build.kembed-"
 
@@ -149,7 +149,6 @@ static void remove_leftovers(const char *parent)
 
 /* The archive's members, checked before tar sees any of them. */
 
-#define TAR_BLOCK	512
 #define TAR_META_MAX	65536	/* a long name, link name or pax header */
 
 struct member {
@@ -649,21 +648,6 @@ static int tar_validate(const char *archive, const uint8_t *p, size_t len,
 	}
 	free(t.m);
 	return ret;
-}
-
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
 }
 
 /*

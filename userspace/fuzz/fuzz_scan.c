@@ -6,8 +6,10 @@
  * compressed, decompressed, as list, verify and extract -d would.
  */
 
-#define KEMBED_NO_MAIN
-#include "../kembed.c"
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kembed.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -29,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct artifact *a = &im.art[i];
 		struct out o = { .limit = opt.limit };
 		uint8_t md[SHA256_LEN];
+		enum codec codec;
 		char where[160];
 		size_t used;
 
@@ -36,12 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!a->payload)
 			continue;
 		sha256(a->payload, a->size, md);
-		for (size_t k = 0; k < sizeof(codec_names) / sizeof(*codec_names);
-		     k++) {
-			if (strcmp(a->compression, codec_names[k]))
-				continue;
-			decompress((enum codec)k, a->payload, a->size, true, &o,
-				   &used);
+		if (codec_from_name(a->compression, &codec)) {
+			decompress(codec, a->payload, a->size, true, &o, &used);
 			free(o.buf);
 		}
 	}
