@@ -4,20 +4,8 @@
 # The guest boots the kernel we built, with its config and modules.
 set -u
 
-n=0
-fails=0
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 echo "TAP version 13"
 echo "1..7"

@@ -12,28 +12,9 @@ if [ "$mode" = sig ]; then
 	sig=1
 	mode=m
 fi
-n=0
-fails=0
 
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-nok()
-{
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
-
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else nok "$desc"; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 sha()
 {

@@ -8,21 +8,9 @@ set -u
 
 kh=/tmp/kheaders
 mods=/tmp/blob-modules
-n=0
-fails=0
 
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 user()
 {

@@ -9,21 +9,9 @@ arch=$(uname -m | sed 's/[0-9]*$//')
 dir=/lib/modules/$rel
 build=$dir/build
 kembed=/tmp/bin/kembed
-n=0
-fails=0
 
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc"
-	fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 # "kembed headers install ARGS..." must fail, saying $1.
 refuses()

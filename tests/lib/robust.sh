@@ -29,30 +29,11 @@ if [ "$mode" = lister ]; then
 fi
 bc=/tmp/blobcheck
 out=/tmp/robust.out
-n=0
-fails=0
 readers=32
 cycles=200
 
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-nok()
-{
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
-
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else nok "$desc"; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 # run CMD...: number the "ok"/"not ok" lines CMD prints into our stream;
 # a Bail out! or a failing exit without a "not ok" is a "not ok" here.
@@ -76,14 +57,14 @@ run()
 			esac
 			;;
 		"Bail out!"*)
-			nok "${line#Bail out! }"
+			not_ok "${line#Bail out! }"
 			seen_fail=1
 			;;
 		"#"*) echo "$line" ;;
 		*) echo "# $line" ;;
 		esac
 	done < "$out"
-	[ "$rc" -eq 0 ] || [ -n "$seen_fail" ] || nok "$*: exit status $rc"
+	[ "$rc" -eq 0 ] || [ -n "$seen_fail" ] || not_ok "$*: exit status $rc"
 }
 
 user()

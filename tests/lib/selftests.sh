@@ -11,31 +11,12 @@
 set -u
 
 mode=$1
-n=0
-fails=0
 dir=/tmp/ksft/tools/testing/selftests
 test=$dir/embedded_blob/embedded_blob_test
 modules="configs kheaders kbuildinfo kdefconfig"
 
-ok()
-{
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-nok()
-{
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
-
-check()
-{
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else nok "$desc"; fi
-}
+# shellcheck source=tests/lib/tap.sh
+. /host/tap.sh
 
 # Run the selftest; its output, indented, stays in the log.
 run()

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP helpers shared by the host tests (sourced, not run).
+# TAP helpers shared by the tests (sourced, not run): on the host as
+# "$repo/tests/lib/tap.sh", in the guest as /host/tap.sh, where tests/run
+# puts it for every guest test.
 #   ok DESC, not_ok DESC  one numbered TAP line
 #   check DESC CMD...   run CMD: "ok N DESC" or "not ok N DESC"
 #   tap_result          exit status: 0 unless a check failed
