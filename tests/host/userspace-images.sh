@@ -13,6 +13,8 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/fixtures/userspace/lib.sh
 . "$repo/tests/fixtures/userspace/lib.sh"
+# shellcheck source=tests/fixtures/userspace/tap.sh
+. "$repo/tests/fixtures/userspace/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,49 +50,6 @@ bzip2 -9 <"$img/Image" >"$img/Image.bz2"
 lzma <"$img/Image" >"$img/Image.lzma"
 images="vmlinux Image Image.gz Image.xz Image.zst Image.bz2 Image.lzma"
 
-ASAN_OPTIONS=exitcode=99:detect_leaks=1
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS UBSAN_OPTIONS
-
-n=0
-fails=0
-# run STATUS PATTERN DESC ARG...: kembed ARG... exits with STATUS and
-# PATTERN (grep -E; "" for none) is in what it printed; output in
-# $tmp/out, messages in $tmp/err.
-run()
-{
-	want=$1
-	pattern=$2
-	desc=$3
-	shift 3
-	n=$((n + 1))
-	rc=0
-	"$kembed" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ "$rc" -eq "$want" ] &&
-		! grep -qE 'Sanitizer|runtime error:' "$tmp/err" &&
-		{ [ -z "$pattern" ] ||
-			cat "$tmp/out" "$tmp/err" | grep -qE -- "$pattern"; }; then
-		echo "ok $n $desc ($variant)"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc ($variant): exit $rc, want $want${pattern:+, /$pattern/}"
-		head -n 20 "$tmp/out" "$tmp/err" | sed 's/^/# /'
-	fi
-}
-
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/check" 2>&1; then
-		echo "ok $n $desc ($variant)"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc ($variant)"
-		sed 's/^/# /' "$tmp/check"
-	fi
-}
 
 # listed OBJTREE: the list lines in $tmp/out agree with every declaration
 # and that tree's payloads, and there are no others.

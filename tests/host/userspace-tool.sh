@@ -11,6 +11,8 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/fixtures/userspace/lib.sh
 . "$repo/tests/fixtures/userspace/lib.sh"
+# shellcheck source=tests/fixtures/userspace/tap.sh
+. "$repo/tests/fixtures/userspace/tap.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -20,52 +22,6 @@ echo "TAP version 13"
 build_tool "$repo/userspace" "$tmp"
 seeds=$tmp/seeds
 "$repo/userspace/fuzz/mkseeds.sh" "$seeds"
-
-# A sanitizer's report must not pass for kembed's own exit status 1.
-ASAN_OPTIONS=exitcode=99:detect_leaks=1
-UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-export ASAN_OPTIONS UBSAN_OPTIONS
-
-n=0
-fails=0
-# run STATUS PATTERN DESC ARG...: kembed ARG... exits with STATUS and
-# PATTERN (grep -E; "" for none) is in what it printed; output in
-# $tmp/out, messages in $tmp/err.
-run()
-{
-	want=$1
-	pattern=$2
-	desc=$3
-	shift 3
-	n=$((n + 1))
-	rc=0
-	"$kembed" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-	if [ "$rc" -eq "$want" ] &&
-		! grep -qE 'Sanitizer|runtime error:' "$tmp/err" &&
-		{ [ -z "$pattern" ] ||
-			cat "$tmp/out" "$tmp/err" | grep -qE -- "$pattern"; }; then
-		echo "ok $n $desc ($variant)"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc ($variant): exit $rc, want $want${pattern:+, /$pattern/}"
-		head -n 20 "$tmp/out" "$tmp/err" | sed 's/^/# /'
-	fi
-}
-
-# check DESC CMD...: a plain command
-check()
-{
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/check" 2>&1; then
-		echo "ok $n $desc ($variant)"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n $desc ($variant)"
-		sed 's/^/# /' "$tmp/check"
-	fi
-}
 
 # The fake running kernel: two artifacts registered, one module file
 # (the seed ELF object) not loaded, whose artifact the kernel lists as
