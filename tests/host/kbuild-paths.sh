@@ -466,10 +466,15 @@ p_all_n()
 {
 	fresh "$1" all-n || return 1
 	kmk "$tsrc" "$obj" || return 1
+	# nor the programs only kheaders needs (kheaders_strip; fixdep and
+	# modpost for the target in kernel/kheaders/)
 	left=$(cd "$obj/kernel" && find . -maxdepth 1 \( -name '*.payload*' \
 		-o -name '*.ko' -o -name kheaders_data.tar.xz \
-		-o -name config_data.gz \) | tr '\n' ' ')
-	if grep -E '^CONFIG_(IKCONFIG|IKHEADERS|IKBUILDINFO|IKDEFCONFIG|EMBEDDED_BLOB)=' \
+		-o -name config_data.gz -o -name kheaders_strip \
+		-o -name kheaders \) | tr '\n' ' ')
+	# every artifact's symbol, as artifacts.d/ declares them
+	syms=$(sed -n 's/^config *= *//p' "$repo"/artifacts.d/* | tr '\n' '|')
+	if grep -E "^CONFIG_(${syms}IKCONFIG_PROC|EMBEDDED_BLOB)=" \
 		"$obj/.config" >"$tmp/set"; then
 		why "set: $(tr '\n' ' ' <"$tmp/set")"
 		return 2
