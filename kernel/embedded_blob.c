@@ -14,6 +14,7 @@
  * until the file is closed. Nothing of the payload is in memory before.
  */
 
+#include <linux/build_bug.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/embedded_blob.h>
@@ -206,8 +207,11 @@ static bool blob_name_valid(const char *name, size_t size)
 	return true;
 }
 
+static_assert(sizeof(struct embedded_blob_header) ==
+	      EMBEDDED_BLOB_HEADER_SIZE);
+
 /*
- * The layout comes from the build (scripts/kembed.sh), but a header that
+ * The layout comes from the build (embedded_blob_data.S), but a header that
  * puts the payload past anything the build writes is refused rather than
  * served: the sizes before the payload are bounded by a page.
  */

@@ -13,12 +13,6 @@
 #	when its text changes. Errors are printed as FILE:LINE: reason;
 #	nothing is written then.
 #
-#   kembed.sh asm OUT PAYLOAD MODULE NAME COMPRESSION FLAGS START END SYMBOL
-#	Write the assembler file that lays out PAYLOAD behind its struct
-#	embedded_blob_header (include/linux/embedded_blob.h), the symbol
-#	kmod_MODULE_embedded_blob that EMBEDDED_BLOB() refers to. START, END
-#	and SYMBOL may be "-" for none.
-#
 # The declaration format is documented in artifacts.d/README.
 
 set -eu
@@ -357,78 +351,13 @@ kconfig()
 	commit kernel/kembed.mk
 }
 
-# Little-endian bytes of $1 as an .byte list of $2 bytes.
-le()
-{
-	n=$1
-	i=0
-	bytes=
-	while [ "$i" -lt "$2" ]; do
-		bytes="$bytes${bytes:+,}$((n % 256))"
-		n=$((n / 256))
-		i=$((i + 1))
-	done
-	echo "	.byte $bytes"
-}
-
-# A string NUL-padded to $2 bytes.
-padded()
-{
-	printf '	.ascii "%s"\n	.fill %d\n' "$1" "$(($2 - ${#1}))"
-}
-
-asm()
-{
-	out=$1 payload=$2 module=$3 name=$4 compression=$5 flags=$6 start=$7
-	end=$8 symbol=$9
-	header=kmod_${module}_embedded_blob
-
-	[ "$start" = - ] && start=
-	[ "$end" = - ] && end=
-	size=$(wc -c < "$payload")
-	sha=$(sha256sum "$payload")
-	sha=${sha%% *}
-	{
-		echo "/* $spdx: GPL-2.0 */"
-		echo "/* Generated for $payload by $me: do not edit. */"
-		echo "	.pushsection .rodata, \"a\""
-		echo "	.balign 8"
-		echo "	.global $header"
-		echo "	.type $header, %object"
-		echo "$header:"
-		printf '\t.ascii "KEMBED\\0\\1"\n'
-		le 144 4
-		le "$flags" 4
-		le "$size" 8
-		le "${#start}" 4
-		le "${#end}" 4
-		padded "$compression" 16
-		echo "	.byte $(echo "$sha" | sed 's/../0x&,/g; s/,$//')"
-		padded "$name" 64
-		[ -z "$start" ] || echo "	.ascii \"$start\""
-		[ "$symbol" = - ] || printf '\t.global %s\n%s:\n' "$symbol" "$symbol"
-		echo "	.incbin \"$payload\""
-		[ "$symbol" = - ] || printf '\t.global %s_end\n%s_end:\n' \
-			"$symbol" "$symbol"
-		[ -z "$end" ] || echo "	.ascii \"$end\""
-		echo "	.size $header, . - $header"
-		echo "	.popsection"
-	} > "$out.tmp"
-	mv -f "$out.tmp" "$out"
-}
-
-asm_args="OUT PAYLOAD MODULE NAME COMPRESSION FLAGS START END SYMBOL"
-[ $# -ge 1 ] || die "usage: $me kconfig DECLDIR | asm $asm_args"
+[ $# -ge 1 ] || die "usage: $me kconfig DECLDIR"
 cmd=$1
 shift
 case "$cmd" in
 kconfig)
 	[ $# -eq 1 ] || die "usage: $me kconfig DECLDIR"
 	kconfig "$1"
-	;;
-asm)
-	[ $# -eq 9 ] || die "usage: $me asm $asm_args"
-	asm "$@"
 	;;
 *)
 	die "unknown command '$cmd'"

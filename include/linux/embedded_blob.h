@@ -1,20 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Build artifacts carried by the kernel image or a module, read-only as
- * /proc/<name> (see kernel/embedded_blob.c and artifacts.d/).
- *
- * Each artifact is laid out in .rodata by an assembler file that
- * scripts/kembed.sh generates from its declaration, <module>.blob.S:
- *
- *	struct embedded_blob_header	(little-endian, header_size bytes)
- *	start marker			(start_marker_len bytes, may be empty)
- *	payload				(size bytes, the file /proc serves)
- *	end marker			(end_marker_len bytes, may be empty)
- *
- * The header lets tools find, name and verify every artifact in vmlinux,
- * in a raw or compressed boot image and in a module without running the
- * kernel; the markers keep older framings (IKCFG_ST/IKCFG_ED, used by
- * scripts/extract-ikconfig) intact around the payload.
+ * /proc/<name> (see kernel/embedded_blob.c and artifacts.d/). Each is
+ * framed by a struct embedded_blob_header (uapi/linux/embedded_blob.h),
+ * which kernel/embedded_blob_data.S lays out in .rodata.
  */
 #ifndef _LINUX_EMBEDDED_BLOB_H
 #define _LINUX_EMBEDDED_BLOB_H
@@ -25,43 +14,11 @@
 #include <linux/module.h>
 #include <linux/sysfs.h>
 #include <linux/types.h>
-
-#define EMBEDDED_BLOB_MAGIC		"KEMBED\0\1"
-#define EMBEDDED_BLOB_NAME_LEN		64
-#define EMBEDDED_BLOB_COMPRESSION_LEN	16
-
-/* Serve the payload as /proc/<name>. */
-#define EMBEDDED_BLOB_F_PROC		0x1
-/* Serve the payload as /sys/kernel/<name> too. */
-#define EMBEDDED_BLOB_F_SYSFS		0x2
-
-/**
- * struct embedded_blob_header - self-description stored before the payload
- * @magic: EMBEDDED_BLOB_MAGIC; the last byte is the format version
- * @header_size: size of this header, the start marker follows it
- * @flags: EMBEDDED_BLOB_F_* bits
- * @size: payload size in bytes
- * @start_marker_len: bytes between the header and the payload
- * @end_marker_len: bytes after the payload
- * @compression: "none", "gzip", "xz" or "zstd", NUL-padded
- * @sha256: SHA-256 of the payload
- * @name: file name under /proc, NUL-terminated
- */
-struct embedded_blob_header {
-	char magic[8];
-	__le32 header_size;
-	__le32 flags;
-	__le64 size;
-	__le32 start_marker_len;
-	__le32 end_marker_len;
-	char compression[EMBEDDED_BLOB_COMPRESSION_LEN];
-	u8 sha256[32];
-	char name[EMBEDDED_BLOB_NAME_LEN];
-};
+#include <uapi/linux/embedded_blob.h>
 
 /**
  * struct embedded_blob - one registered artifact
- * @header: its header in .rodata, as laid out by scripts/kembed.sh
+ * @header: its header in .rodata
  * @owner: the module carrying it, or NULL when built in
  * @list: entry in the list behind /proc/embedded_blobs
  * @sysfs_attr: /sys/kernel/<name> when EMBEDDED_BLOB_F_SYSFS is set; filled

@@ -51,5 +51,5 @@ check "extract-ikconfig recovers .config from configs.ko" \
 	extracts "$m/kernel/configs.ko" "$m/.config"
 check "kernel_config_data..kernel_config_data_end spans the payload" symbols
 check "IKCONFIG_PROC still gates /proc/config.gz (flags of the header)" \
-	grep -q '^	.byte 1,0,0,0$' "$y/kernel/configs.blob.S"
+	grep -q -- ' -DBLOB_FLAGS=1 ' "$y/kernel/.configs.blob.o.cmd"
 tap_result

@@ -9,7 +9,7 @@
 # generator alone, make in XZ kheaders, xz alone, make after EMBED kheaders
 # (the link). After every kill each generated file under its final name
 # must be A's or B's, whole, and a build that still reports success must
-# embed A's. The last restart must give payloads, blob sources and
+# embed A's. The last restart must give payloads, blob objects and
 # embedded copies (kembed extract, from vmlinux) byte-identical to A's,
 # and leave no temporary file behind. The tree is kept, so that the next
 # run is warm.
@@ -33,7 +33,7 @@ artifacts="config.gz kheaders.tar.xz buildinfo defconfig.gz"
 # The generated files of one artifact that must never be wrong.
 outputs()
 {
-	echo "$1.payload $1.blob.S"
+	echo "$1.payload $1.blob.o"
 	[ "$1" = configs ] || echo "$1.payload.in"
 }
 
@@ -92,7 +92,7 @@ wait_for()
 # the build.
 step_gen="GEN .*kernel/kheaders.payload.in"
 step_xz="XZ .*kernel/kheaders.payload"
-step_embed="EMBED .*kernel/kheaders.blob.S"
+step_embed="EMBED .*kernel/kheaders.blob.o"
 
 # timeline: wait for the running build, printing when each step started
 timeline()
@@ -307,7 +307,7 @@ kill_at "make after EMBED kheaders" "$step_embed" "${late_ms:-1}" make
 start
 check "the last restart succeeds" finish
 echo "# the five kills and the restarts: $(echo "$(clock) - $t" | bc) s"
-check "payloads, blob sources and vmlinux's copies are A's" is_a
+check "payloads, blob objects and vmlinux's copies are A's" is_a
 check "no temporary file left behind" no_leftovers
 check "kembed verifies every artifact in vmlinux" verify
 
