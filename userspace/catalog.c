@@ -92,7 +92,7 @@ static long catalog_scan(struct catalog *c, const char *path,
 				 a->name[0] ? a->name : "artifact", where,
 				 a->error);
 			c->status = EXIT_ERROR;
-			if (!name_valid(a->name, HDR_NAME_LEN))
+			if (!name_valid(a->name, EMBEDDED_BLOB_NAME_LEN))
 				continue;
 		}
 		if (skip_known && catalog_has(c, a->name))
@@ -182,11 +182,11 @@ static bool parse_blob_line(char *line, struct catalog_entry *e,
 	*unloaded = !strcmp(size, "-") && !strcmp(comp, "-") &&
 		    !strcmp(sha, "-");
 	if (*unloaded)
-		return name_valid(name, HDR_NAME_LEN) &&
+		return name_valid(name, EMBEDDED_BLOB_NAME_LEN) &&
 		       strlen(own) < owner_size && chars_valid(own, "_-") &&
 		       strcmp(own, "builtin");
-	if (!name_valid(name, HDR_NAME_LEN) ||
-	    !word_valid(comp, HDR_COMPRESSION_LEN) ||
+	if (!name_valid(name, EMBEDDED_BLOB_NAME_LEN) ||
+	    !word_valid(comp, EMBEDDED_BLOB_COMPRESSION_LEN) ||
 	    strlen(own) >= owner_size ||
 	    !chars_valid(own, "_-") ||
 	    strspn(size, "0123456789") != strlen(size) || strlen(size) > 20 ||
@@ -210,7 +210,8 @@ void parse_blob_list(struct catalog *c, const char *file,
 	char *p = text, *end = text + len;
 
 	while (p < end) {
-		char *nl = memchr(p, '\n', end - p), owner[HDR_NAME_LEN];
+		char owner[EMBEDDED_BLOB_NAME_LEN];
+		char *nl = memchr(p, '\n', end - p);
 		struct catalog_entry tmp;
 		bool unloaded;
 
@@ -299,7 +300,7 @@ static void scan_modules(struct catalog *c)
 	if (!dp)
 		return;
 	while ((d = readdir(dp)) && n < MAX_MODULES) {
-		char module[HDR_NAME_LEN];
+		char module[EMBEDDED_BLOB_NAME_LEN];
 
 		if (d->d_name[0] == '.' ||
 		    !module_file(d->d_name, module, sizeof(module)))
@@ -311,7 +312,7 @@ static void scan_modules(struct catalog *c)
 	closedir(dp);
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		char file[PATH_MAX + 256], module[HDR_NAME_LEN];
+		char file[PATH_MAX + 256], module[EMBEDDED_BLOB_NAME_LEN];
 		struct stat st;
 
 		snprintf(file, sizeof(file), "%s/%s", path, names[i]);

@@ -165,39 +165,40 @@ static size_t parse_header(struct image *im, const struct stream *st,
 	struct artifact *a;
 	size_t rest;
 
-	if (left < HDR_OFF_FLAGS)
+	if (left < HDR_OFF(flags))
 		return 0;
-	hsize = get_le32(p + HDR_OFF_HEADER_SIZE);
-	if (hsize < HDR_SIZE || hsize > HDR_MAX_SIZE)
+	hsize = get_le32(p + HDR_OFF(header_size));
+	if (hsize < EMBEDDED_BLOB_HEADER_SIZE || hsize > HDR_MAX_SIZE)
 		return 0;
 	a = image_add(im);
 	if (!a)
 		return 0;
 	a->stream = st;
 	a->offset = off;
-	if (p[7] != HDR_MAGIC[7]) {
+	if (p[7] != EMBEDDED_BLOB_MAGIC[7]) {
 		snprintf(a->error, sizeof(a->error),
 			 "header of unsupported format version %u", p[7]);
-		return HDR_MAGIC_LEN;
+		return EMBEDDED_BLOB_MAGIC_LEN;
 	}
 	if (left < hsize) {
 		snprintf(a->error, sizeof(a->error),
 			 "header runs past the end of the data");
-		return HDR_MAGIC_LEN;
+		return EMBEDDED_BLOB_MAGIC_LEN;
 	}
-	memcpy(a->name, p + HDR_OFF_NAME, HDR_NAME_LEN);
-	memcpy(a->compression, p + HDR_OFF_COMPRESSION, HDR_COMPRESSION_LEN);
-	a->flags = get_le32(p + HDR_OFF_FLAGS);
-	a->size = get_le64(p + HDR_OFF_SIZE);
-	memcpy(a->sha256, p + HDR_OFF_SHA256, SHA256_LEN);
-	start_len = get_le32(p + HDR_OFF_START_LEN);
-	end_len = get_le32(p + HDR_OFF_END_LEN);
-	if (!name_valid(a->name, HDR_NAME_LEN)) {
+	memcpy(a->name, p + HDR_OFF(name), sizeof(a->name));
+	memcpy(a->compression, p + HDR_OFF(compression),
+	       sizeof(a->compression));
+	a->flags = get_le32(p + HDR_OFF(flags));
+	a->size = get_le64(p + HDR_OFF(size));
+	memcpy(a->sha256, p + HDR_OFF(sha256), sizeof(a->sha256));
+	start_len = get_le32(p + HDR_OFF(start_marker_len));
+	end_len = get_le32(p + HDR_OFF(end_marker_len));
+	if (!name_valid(a->name, EMBEDDED_BLOB_NAME_LEN)) {
 		a->name[0] = '\0';
 		snprintf(a->error, sizeof(a->error), "invalid name field");
 		return hsize;
 	}
-	if (!word_valid(a->compression, HDR_COMPRESSION_LEN)) {
+	if (!word_valid(a->compression, EMBEDDED_BLOB_COMPRESSION_LEN)) {
 		a->compression[0] = '\0';
 		snprintf(a->error, sizeof(a->error),
 			 "invalid compression field");
@@ -228,8 +229,9 @@ static size_t scan_buffer(struct image *im, const struct stream *st,
 	size_t before = im->nart, pos = 0;
 
 	while (pos < len && !im->full) {
-		const uint8_t *hit = memmem(p + pos, len - pos, HDR_MAGIC,
-					    HDR_MAGIC_LEN - 1);
+		const uint8_t *hit = memmem(p + pos, len - pos,
+					    EMBEDDED_BLOB_MAGIC,
+					    EMBEDDED_BLOB_MAGIC_LEN - 1);
 		size_t off, took;
 
 		if (!hit)

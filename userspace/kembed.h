@@ -12,9 +12,11 @@
 #ifndef KEMBED_H
 #define KEMBED_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/embedded_blob.h>
 
 enum {
 	EXIT_OK		= 0,
@@ -23,25 +25,18 @@ enum {
 	EXIT_NOTFOUND	= 3,
 };
 
-/* struct embedded_blob_header, format version 1, little-endian */
-#define HDR_MAGIC		"KEMBED\0\1"
-#define HDR_MAGIC_LEN		8
-#define HDR_OFF_HEADER_SIZE	8
-#define HDR_OFF_FLAGS		12
-#define HDR_OFF_SIZE		16
-#define HDR_OFF_START_LEN	24
-#define HDR_OFF_END_LEN		28
-#define HDR_OFF_COMPRESSION	32
-#define HDR_OFF_SHA256		48
-#define HDR_OFF_NAME		80
-#define HDR_SIZE		144
-#define HDR_COMPRESSION_LEN	16
-#define HDR_NAME_LEN		64
+/*
+ * The frame, version 1: tools/include/uapi/linux/embedded_blob.h, a copy of
+ * the kernel's include/uapi/linux/embedded_blob.h.
+ */
+#define HDR_OFF(field)		offsetof(struct embedded_blob_header, field)
 /* Later versions may grow the header; nothing sane is this large. */
 #define HDR_MAX_SIZE		4096
 #define MARKER_MAX		4096
 
 #define SHA256_LEN		32
+static_assert(sizeof(((struct embedded_blob_header *)0)->sha256) ==
+	      SHA256_LEN, "SHA-256 in the header");
 #define MAX_ARTIFACTS		4096	/* per input */
 #define MAX_STREAMS		1024	/* compressed-stream candidates tried */
 #define MAX_MODULES		512	/* module files looked at */
@@ -161,8 +156,8 @@ struct stream {
 };
 
 struct artifact {
-	char name[HDR_NAME_LEN];
-	char compression[HDR_COMPRESSION_LEN];
+	char name[EMBEDDED_BLOB_NAME_LEN];
+	char compression[EMBEDDED_BLOB_COMPRESSION_LEN];
 	uint32_t flags;
 	uint64_t size;
 	uint8_t sha256[SHA256_LEN];
@@ -208,8 +203,8 @@ const char *kembed_read_archive(const char *path, uint8_t **buf,
 /* catalog.c */
 
 struct catalog_entry {
-	char name[HDR_NAME_LEN];
-	char compression[HDR_COMPRESSION_LEN];
+	char name[EMBEDDED_BLOB_NAME_LEN];
+	char compression[EMBEDDED_BLOB_COMPRESSION_LEN];
 	uint64_t size;
 	uint8_t sha256[SHA256_LEN];
 	char where[192];

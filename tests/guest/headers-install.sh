@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kembed-kconfig: qemu/configs/artifacts-m.config
 # kembed-copy: @REPO@/userspace
+# kembed-copy: @REPO@/include
 # kembed-copy: @REPO@/tests/fixtures/modules
 # kembed-copy: @REPO@/tests/lib/install-guest.sh
 # kembed-timeout: 900

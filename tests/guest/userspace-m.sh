@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kembed-kconfig: qemu/configs/artifacts-m.config
 # kembed-copy: @REPO@/userspace
+# kembed-copy: @REPO@/include
 # kembed-copy: @REPO@/tests/fixtures/userspace/guest.sh
 # kembed-copy: @REPO@/tests/fixtures/userspace/lib.sh
 # kembed-copy: @REPO@/artifacts.d

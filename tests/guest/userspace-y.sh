@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # kembed-copy: @REPO@/userspace
+# kembed-copy: @REPO@/include
 # kembed-copy: @REPO@/tests/fixtures/userspace/guest.sh
 # kembed-copy: @REPO@/tests/fixtures/userspace/lib.sh
 # kembed-copy: @REPO@/artifacts.d

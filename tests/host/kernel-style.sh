@@ -35,21 +35,27 @@ checkpatch()
 }
 
 # C files: new ones from the repo, changed ones as patched in the tree.
-cfiles="include/linux/embedded_blob.h kernel/embedded_blob.c
-scripts/kheaders_strip.c kernel/configs.c kernel/kheaders.c"
+cfiles="include/linux/embedded_blob.h include/uapi/linux/embedded_blob.h
+kernel/embedded_blob.c kernel/embedded_blob_data.S scripts/kheaders_strip.c
+kernel/configs.c kernel/kheaders.c"
 shfiles="scripts/kembed.sh scripts/gen_buildinfo.sh scripts/gen_defconfig.sh
 kernel/gen_kheaders.sh"
 
 echo "TAP version 13"
 # shellcheck disable=SC2086 # lists of plain words
 set -- $cfiles $shfiles
-echo "1..$(($# + 2))"
+echo "1..$(($# + 3))"
 for f in $cfiles; do
 	check "checkpatch --strict: $f" checkpatch "$src/$f"
 done
 for f in $shfiles; do
 	check "shellcheck: $f" shellcheck "$src/$f"
 done
+# tools/ builds against copies of uapi headers, kept equal (as
+# tools/perf/check-headers.sh does for its own).
+check "tools/include/uapi/linux/embedded_blob.h is the uapi header" \
+	cmp include/uapi/linux/embedded_blob.h \
+	tools/include/uapi/linux/embedded_blob.h
 check "kernel/configs.c and kernel/kheaders.c are a few lines each" \
 	test "$(cat "$src/kernel/configs.c" "$src/kernel/kheaders.c" |
 		grep -cvE '^\s*(/?\*|//|$)')" -le 12
