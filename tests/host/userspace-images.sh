@@ -131,8 +131,11 @@ for variant in plain asan; do
 		"a compressed file that is no kernel: exit 3" \
 		list "$m/kernel/configs.payload"
 
+	# The header's size, and where its size field is.
+	hdr=$(frame_value 'sizeof(struct embedded_blob_header)')
+	size_at=$(frame_value 'offsetof(struct embedded_blob_header, size)')
 	kh=$(offset "$img/Image" kheaders.tar.xz)
-	head -c $((kh + 144 + 1000)) "$img/Image" >"$tmp/Image.cut"
+	head -c $((kh + hdr + 1000)) "$img/Image" >"$tmp/Image.cut"
 	run 1 "kheaders.tar.xz at $kh: payload of [0-9]+ bytes runs past the end of the data" \
 		"an Image truncated inside kheaders: list exits 1" \
 		list "$tmp/Image.cut"
@@ -151,9 +154,9 @@ for variant in plain asan; do
 		"an Image.gz cut in half: exit 1" verify "$tmp/Image.gz.cut"
 
 	cp "$img/Image" "$tmp/Image.flip"
-	printf '\377' | patch "$tmp/Image.flip" $((kh + 144 + 100000))
+	printf '\377' | patch "$tmp/Image.flip" $((kh + hdr + 100000))
 	bi=$(offset "$img/Image" buildinfo)
-	printf '#' | patch "$tmp/Image.flip" $((bi + 144 + 1))
+	printf '#' | patch "$tmp/Image.flip" $((bi + hdr + 1))
 	run 1 "kheaders.tar.xz: SHA-256 mismatch" \
 		"flipped bytes inside two artifacts: verify exits 1" \
 		verify "$tmp/Image.flip"
@@ -166,7 +169,7 @@ for variant in plain asan; do
 	check "... and writes nothing" test ! -e "$tmp/bi"
 
 	cp "$img/Image" "$tmp/Image.long"
-	le $((1 << 40)) 8 | patch "$tmp/Image.long" $((bi + 16))
+	le $((1 << 40)) 8 | patch "$tmp/Image.long" $((bi + size_at))
 	run 1 "buildinfo at $bi: payload of 1099511627776 bytes runs past the end of the data" \
 		"a size field larger than the Image: exit 1" list "$tmp/Image.long"
 	run 1 "buildinfo: FAILED" "... verify says FAILED" \
@@ -175,7 +178,7 @@ for variant in plain asan; do
 		test "$(grep -c ': OK$' "$tmp/out")" -eq $((count - 1))
 	cp "$img/Image" "$tmp/Image.short"
 	le $(($(wc -c <"$y/kernel/kbuildinfo.payload") - 1)) 8 |
-		patch "$tmp/Image.short" $((bi + 16))
+		patch "$tmp/Image.short" $((bi + size_at))
 	run 1 "buildinfo: SHA-256 mismatch" \
 		"a size field one byte short: verify exits 1" \
 		verify "$tmp/Image.short"

@@ -146,8 +146,9 @@ for variant in plain asan; do
 		--limit 1K verify "$seeds/image.xz"
 	run 0 ": OK$" "--limit large enough" --limit 2K verify "$seeds/image.xz"
 	cp "$seeds/image" "$tmp/flipped"
-	# the buildinfo payload, "release: ...", starts at 0x1ff + 144
-	printf 'X' | patch "$tmp/flipped" $((0x1ff + 144 + 3))
+	# the buildinfo payload, "release: ...", starts after its header at 0x1ff
+	hdr=$(frame_value 'sizeof(struct embedded_blob_header)')
+	printf 'X' | patch "$tmp/flipped" $((0x1ff + hdr + 3))
 	run 1 "buildinfo: SHA-256 mismatch" "a flipped byte: verify exits 1" \
 		verify "$tmp/flipped"
 	check "... says which one failed" grep -qx 'buildinfo: FAILED' "$tmp/out"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Write small seed inputs for kembed's fuzz target (and its host tests)
-# into DIR: artifacts laid out as in include/linux/embedded_blob.h, alone,
+# into DIR: artifacts framed as the kernel frames them, alone,
 # in junk, in an ELF object and in every compressed stream format kembed
 # reads, damaged ones too, and /proc/embedded_blobs text. Nothing binary
 # is kept in the repository: this script makes all of it.
@@ -14,53 +14,49 @@ mkdir -p "$dir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-seeds.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# Bytes from numbers: "le N BYTES" writes N little-endian.
-le()
-{
-	n=$1
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		# shellcheck disable=SC2059 # the format is the octal escape
-		printf "$(printf '\\%03o' $((n & 255)))"
-		n=$((n >> 8))
-		i=$((i + 1))
-	done
-}
+# The frame is the kernel's: kernel/embedded_blob_data.S and the uapi
+# header, from the tree this script is in (tools/kembed/fuzz in a kernel
+# tree, userspace/fuzz in kembed's repository).
+srctree=$(cd "$(dirname "$0")" && pwd)
+while [ ! -f "$srctree/kernel/embedded_blob_data.S" ]; do
+	if [ "$srctree" = / ]; then
+		echo "$me: no kernel/embedded_blob_data.S above $0" >&2
+		exit 1
+	fi
+	srctree=$(dirname "$srctree")
+done
 
-# A string NUL-padded to $2 bytes.
-padded()
-{
-	printf '%s' "$1"
-	head -c $(($2 - ${#1})) /dev/zero
-}
+# Where the payload size is in struct embedded_blob_header.
+printf '%s\n' '#include <stddef.h>' '#include <stdio.h>' \
+	'#include <linux/embedded_blob.h>' 'int main(void)' \
+	'{ printf("%zu", offsetof(struct embedded_blob_header, size)); }' |
+	cc -I"$srctree/tools/include/uapi" -x c -o "$tmp/offset" -
+size_offset=$("$tmp/offset")
 
-# Hex digits to bytes.
-unhex()
-{
-	sed 's/../& /g' | tr ' ' '\n' | while read -r byte; do
-		[ -n "$byte" ] || continue
-		# shellcheck disable=SC2059 # as above
-		printf "$(printf '\\%03o' $((0x$byte)))"
-	done
-}
-
-# mkblob NAME COMPRESSION START END PAYLOAD [SIZE]: header, markers and
-# payload; SIZE replaces the real size in the header (a lying one).
+# mkblob NAME COMPRESSION START END PAYLOAD [SIZE]: the payload framed as
+# in the kernel; SIZE (-1: all bits set) replaces the real size in the
+# header (a lying one).
 mkblob()
 {
-	size=$(wc -c <"$5")
-	printf 'KEMBED\000\001'
-	le 144 4
-	le 1 4
-	le "${6:-$size}" 8
-	le "${#3}" 4
-	le "${#4}" 4
-	padded "$2" 16
-	sha256sum <"$5" | cut -c1-64 | unhex
-	padded "$1" 64
-	printf '%s' "$3"
-	cat "$5"
-	printf '%s' "$4"
+	sha=$(sha256sum <"$5" | sed 's/ .*//; s/../0x&,/g; s/,$//')
+	cc -c -I"$srctree/include" -D__ASSEMBLY__ -DBLOB_HEADER=blob \
+		-DBLOB_PAYLOAD="\"$5\"" -DBLOB_NAME="\"$1\"" \
+		-DBLOB_COMPRESSION="\"$2\"" -DBLOB_FLAGS=1 \
+		-DBLOB_SHA256="$sha" \
+		${3:+-DBLOB_START_MARKER="\"$3\""} \
+		${4:+-DBLOB_END_MARKER="\"$4\""} \
+		-o "$tmp/blob.o" "$srctree/kernel/embedded_blob_data.S"
+	objcopy -O binary -j .rodata "$tmp/blob.o" "$tmp/blob"
+	if [ -n "${6:-}" ]; then
+		n=$6
+		for _ in 1 2 3 4 5 6 7 8; do
+			# shellcheck disable=SC2059 # the format is the octal escape
+			printf "$(printf '\\%03o' $((n & 255)))"
+			n=$((n >> 8))
+		done | dd of="$tmp/blob" bs=1 seek="$size_offset" conv=notrunc \
+			status=none
+	fi
+	cat "$tmp/blob"
 }
 
 printf 'release: 6.1.0\narch: riscv\n' >"$tmp/buildinfo"
