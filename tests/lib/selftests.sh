@@ -53,8 +53,10 @@ none) echo "1..3" ;;
 *) echo "usage: selftests.sh y|m|none" >&2; exit 2 ;;
 esac
 
-mkdir -p "$dir"
+mkdir -p "$dir" /tmp/ksft/usr/include/linux
 cp /host/lib.mk /host/kselftest.h /host/kselftest_harness.h "$dir"
+# The uapi header where "make headers" puts it, for lib.mk's KHDR_INCLUDES
+cp /host/embedded_blob.h /tmp/ksft/usr/include/linux/
 cp -R /host/embedded_blob "$dir"
 rm -f "$test"
 check "the selftest builds with its Makefile and lib.mk" \

@@ -15,6 +15,7 @@
  * listed as "name - - - module", and left alone, as opening their file
  * would load the module).
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,18 +23,23 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/embedded_blob.h>
 #include <linux/types.h>
 
 #include "../kselftest.h"
 
 #define LIST_PATH	"/proc/embedded_blobs"
 #define MAX_BLOBS	64
-#define NAME_LEN	64
+/* The uapi header, from KHDR_INCLUDES ("make headers" first) */
+#define NAME_LEN	EMBEDDED_BLOB_NAME_LEN
+/* The widths in read_list()'s formats are these less one. */
+static_assert(NAME_LEN == 64 && EMBEDDED_BLOB_COMPRESSION_LEN == 16,
+	      "the widths in read_list()");
 #define TESTS_PER_BLOB	7
 
 struct blob {
 	char name[NAME_LEN];
-	char compression[16];
+	char compression[EMBEDDED_BLOB_COMPRESSION_LEN];
 	char owner[NAME_LEN];
 	unsigned long long size;
 	__u8 sha256[32];
