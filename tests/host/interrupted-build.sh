@@ -8,8 +8,8 @@
 # random moment of a step and restarted: make in GEN kheaders, the
 # generator alone, make in XZ kheaders, xz alone, make after EMBED kheaders
 # (the link). After every kill each generated file under its final name
-# must be A's or B's, whole, and a build that still reports success must
-# embed A's. The last restart must give payloads, blob objects and
+# must be A's or B's, whole, a generator's saved command must come with
+# its inputs, and a build that still reports success must embed A's. The last restart must give payloads, blob objects and
 # embedded copies (kembed extract, from vmlinux) byte-identical to A's,
 # and leave no temporary file behind. The tree is kept, so that the next
 # run is warm.
@@ -126,6 +126,15 @@ whole()
 			echo "# $f: $(wc -c < "$tree/kernel/$f") bytes, neither A's nor B's"
 			return 1
 		done
+	done
+	# A generator's saved command never without its inputs: the next
+	# build would not run it again when one of them changes.
+	for f in "$tree"/kernel/.*.payload.in.sha256.cmd; do
+		[ -f "$f" ] || continue
+		grep -q '^cmd_' "$f" || continue
+		grep -q '^deps_' "$f" && continue
+		echo "# ${f##*/}: a command without its inputs"
+		return 1
 	done
 }
 
