@@ -2,10 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # kembed-kconfig: qemu/configs/artifacts-m.config
 # kembed-kconfig: qemu/configs/module-sig.config
-# kembed-copy: @OBJ@/kernel/configs.payload
-# kembed-copy: @OBJ@/kernel/kheaders.payload
-# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
-# kembed-copy: @OBJ@/kernel/kdefconfig.payload
+# kembed-copy: @OBJ@/kernel/*.payload
 # kembed-copy: @OBJ@/.config
 # kembed-copy: @REPO@/tests/lib/artifacts.sh
 # Every artifact as a signed module (MODULE_SIG_FORCE): the installed

@@ -1,9 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# kembed-copy: @OBJ@/kernel/configs.payload
-# kembed-copy: @OBJ@/kernel/kheaders.payload
-# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
-# kembed-copy: @OBJ@/kernel/kdefconfig.payload
+# kembed-copy: @OBJ@/kernel/*.payload
 # kembed-copy: @OBJ@/.config
 # kembed-copy: @REPO@/tests/lib/artifacts.sh
 # Every artifact built in: /proc files, sizes, hashes against the build.

@@ -2,14 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # kembed-kconfig: qemu/configs/artifacts-m.config
 # kembed-kconfig: qemu/configs/debug.config
-# kembed-copy: @OBJ@/kernel/configs.payload
-# kembed-copy: @OBJ@/kernel/kheaders.payload
-# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
-# kembed-copy: @OBJ@/kernel/kdefconfig.payload
-# kembed-copy: @OBJ@/kernel/configs.ko
-# kembed-copy: @OBJ@/kernel/kheaders.ko
-# kembed-copy: @OBJ@/kernel/kbuildinfo.ko
-# kembed-copy: @OBJ@/kernel/kdefconfig.ko
+# kembed-copy: @OBJ@/kernel/*.payload
+# kembed-copy: @OBJ@/kernel/*.ko
 # kembed-copy: @REPO@/tests/lib/blobcheck.c
 # kembed-copy: @REPO@/tests/lib/robust.sh
 # kembed-timeout: 900

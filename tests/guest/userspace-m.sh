@@ -6,12 +6,8 @@
 # kembed-copy: @REPO@/tests/fixtures/userspace/guest.sh
 # kembed-copy: @REPO@/tests/fixtures/userspace/lib.sh
 # kembed-copy: @REPO@/artifacts.d
-# kembed-copy: @OBJ@/kernel/configs.payload
-# kembed-copy: @OBJ@/kernel/kheaders.payload
-# kembed-copy: @OBJ@/kernel/kbuildinfo.payload
-# kembed-copy: @OBJ@/kernel/kdefconfig.payload
+# kembed-copy: @OBJ@/kernel/*.payload
 # kembed-copy: @OBJ@/.config
-# (one payload line per artifacts.d/ file: guest.sh bails out without)
 # The kembed tool, built natively in the guest, on the running kernel with
 # every artifact a module, loaded or not: list, extract, verify against
 # /proc, the module files and the build.

@@ -28,13 +28,12 @@ cleanup()
 }
 trap cleanup EXIT
 
-modules="configs kheaders kbuildinfo kdefconfig"
-artifacts="config.gz kheaders.tar.xz buildinfo defconfig.gz"
-# The generated files of one artifact that must never be wrong.
+# The generated files of one artifact (by module) that must never be
+# wrong: a generator's output too.
 outputs()
 {
 	echo "$1.payload $1.blob.o"
-	[ "$1" = configs ] || echo "$1.payload.in"
+	[ ! -f "$base/kernel/$1.inputs" ] || echo "$1.payload.in"
 }
 
 # Seconds since the epoch, with milliseconds.
@@ -148,16 +147,16 @@ is_a()
 			return 1
 		done
 	done
-	for a in $artifacts; do
+	while read -r a m comp sys; do
 		"$kembed" extract -o "$tmp/embedded" "$a" "$tree/vmlinux" ||
 			return 1
-		m=$(grep -l "^name = $a$" artifacts.d/* | head -n 1)
-		m=$(sed -n 's/^module = //p' "$m")
 		cmp -s "$tmp/embedded" "$tmp/A/$m.payload" || {
 			echo "# vmlinux embeds another $a"
 			return 1
 		}
-	done
+	done <<EOT
+$(artifacts)
+EOT
 }
 
 # B differs from A in every file, and its payloads are intact.
@@ -170,8 +169,14 @@ b_differs()
 			return 1
 		done
 	done
-	gzip -t "$tmp/B/configs.payload" "$tmp/B/kdefconfig.payload" &&
-		xz -t "$tmp/B/kheaders.payload"
+	while read -r a m comp sys; do
+		case "$comp" in
+		none) ;;
+		*) "$comp" -t -q "$tmp/B/$m.payload" || return 1 ;;
+		esac
+	done <<EOT
+$(artifacts)
+EOT
 }
 
 # Every file the kill left is whole; if the build still succeeded, it
@@ -269,6 +274,12 @@ if ! qemu/kernel > /dev/null; then
 fi
 base=$(qemu/kernel --print-objtree)
 tree=$(dirname "$base")/interrupt-check
+# The artifacts the base config builds (tests/lib/artifact-list.sh)
+kembed_mk=$base/kernel/kembed.mk
+auto_conf=$base/include/config/auto.conf
+# shellcheck source=tests/lib/artifact-list.sh
+. "$repo/tests/lib/artifact-list.sh"
+modules=$(artifact_modules | tr "\n" " ")
 kembed=$tmp/userspace/kembed
 tool()
 {

@@ -15,6 +15,8 @@ fi
 
 # shellcheck source=tests/lib/tap.sh
 . /host/tap.sh
+# shellcheck source=tests/lib/artifact-list.sh
+. /host/artifact-list.sh
 
 sha()
 {
@@ -64,20 +66,21 @@ signed()
 
 echo "TAP version 13"
 if [ -n "$sig" ]; then
-	for m in configs kheaders kbuildinfo kdefconfig; do
+	for m in $(artifact_modules); do
 		check "$m.ko is installed signed" signed "$m"
 	done
 fi
 if [ "$mode" = m ]; then
-	for m in configs kheaders kbuildinfo kdefconfig; do
+	for m in $(artifact_modules); do
 		check "modprobe $m" modprobe "$m"
 	done
 fi
 
-serves config.gz configs gzip
-serves kheaders.tar.xz kheaders xz
-serves buildinfo kbuildinfo none
-serves defconfig.gz kdefconfig gzip
+while read -r name module comp sys; do
+	serves "$name" "$module" "$comp"
+done <<EOT
+$(artifacts)
+EOT
 
 check "/proc/config.gz decompresses to the build's .config" \
 	sh -c 'gzip -dc /proc/config.gz | cmp -s - /host/.config'
@@ -91,11 +94,14 @@ check "/proc/buildinfo names the running release" \
 	grep -qx "kernel.release: $(uname -r)" /proc/buildinfo
 check "/proc/defconfig.gz holds the minimal configuration" \
 	sh -c 'gzip -dc /proc/defconfig.gz | grep -qx CONFIG_IKDEFCONFIG='"$mode"
+# shellcheck disable=SC2046 # one word a file
 check "an unprivileged user can read every artifact" \
-	setpriv --reuid=1000 --regid=1000 --clear-groups sh -c 'cat /proc/config.gz /proc/kheaders.tar.xz /proc/buildinfo /proc/defconfig.gz /sys/kernel/kheaders.tar.xz > /dev/null'
+	setpriv --reuid=1000 --regid=1000 --clear-groups \
+		sh -c 'cat "$@" > /dev/null' sh \
+		$(artifacts | awk '{ print "/proc/" $1; if ($4 != "-") print $4 }')
 
 if [ "$mode" = m ]; then
-	for m in configs kheaders kbuildinfo kdefconfig; do
+	for m in $(artifact_modules); do
 		check "rmmod $m" rmmod "$m"
 	done
 	check "unloaded: /proc/config.gz, /proc/kheaders.tar.xz stay" \
@@ -103,9 +109,8 @@ if [ "$mode" = m ]; then
 	check "unloaded: /sys/kernel/kheaders.tar.xz goes" \
 		test ! -e /sys/kernel/kheaders.tar.xz
 	check "unloaded: /proc/embedded_blobs says so" \
-		test "$(sort /proc/embedded_blobs)" = "$(printf '%s - - - %s\n' \
-			buildinfo kbuildinfo config.gz configs \
-			defconfig.gz kdefconfig kheaders.tar.xz kheaders)"
+		test "$(sort /proc/embedded_blobs)" = \
+			"$(artifacts | awk '{ print $1 " - - - " $2 }' | sort)"
 	check "reload: reading /proc/kheaders.tar.xz loads kheaders" \
 		test "$(sha /proc/kheaders.tar.xz)" = "$(sha /host/kheaders.payload)"
 	check "reload: ... which serves /sys/kernel/kheaders.tar.xz again" \

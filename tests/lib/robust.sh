@@ -34,6 +34,8 @@ cycles=200
 
 # shellcheck source=tests/lib/tap.sh
 . /host/tap.sh
+# shellcheck source=tests/lib/artifact-list.sh
+. /host/artifact-list.sh
 
 # run CMD...: number the "ok"/"not ok" lines CMD prints into our stream;
 # a Bail out! or a failing exit without a "not ok" is a "not ok" here.
@@ -78,10 +80,9 @@ now()
 }
 
 # name module [sysfs file]
-artifacts="config.gz configs
-kheaders.tar.xz kheaders /sys/kernel/kheaders.tar.xz
-buildinfo kbuildinfo
-defconfig.gz kdefconfig"
+artifacts=$(artifacts | awk '{ print $1, $2 ($4 == "-" ? "" : " " $4) }')
+modules=$(artifact_modules)
+count=$(echo "$modules" | wc -l)
 
 # The module file: /host/<module>.ko if the test copied one (debug: the
 # build's unsigned module, see below), else the installed one.
@@ -126,7 +127,7 @@ if [ "$mode" = debug ]; then
 		test "$got" = loaded
 fi
 if [ "$mode" != y ]; then
-	for m in configs kheaders kbuildinfo kdefconfig; do
+	for m in $modules; do
 		check "load $m" load "$m"
 	done
 fi
@@ -225,11 +226,11 @@ EOT
 	done <<EOT
 $artifacts
 EOT
-	check "all four modules loaded at the end" \
-		test "$(grep -cE '^(configs|kheaders|kbuildinfo|kdefconfig) ' \
-			/proc/modules)" = 4
-	check "/proc/embedded_blobs lists four artifacts" \
-		test "$(wc -l < /proc/embedded_blobs)" = 4
+	check "all $count modules loaded at the end" \
+		test "$(for m in $modules; do grep "^$m " /proc/modules; done |
+			wc -l)" = "$count"
+	check "/proc/embedded_blobs lists $count artifacts" \
+		test "$(wc -l < /proc/embedded_blobs)" = "$count"
 fi
 
 # 5. Modules loaded by the first open of their /proc file.
@@ -252,8 +253,8 @@ EOT
 	mem1=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
 	echo "# MemAvailable: $mem0 kB with kheaders not loaded, $mem1 kB" \
 		"after; /proc/modules: $(grep '^kheaders ' /proc/modules)"
-	check "/proc/embedded_blobs lists four loaded artifacts" \
-		test "$(grep -vc ' - - - ' /proc/embedded_blobs)" = 4
+	check "/proc/embedded_blobs lists $count loaded artifacts" \
+		test "$(grep -vc ' - - - ' /proc/embedded_blobs)" = "$count"
 	# a module that cannot be loaded: modprobe runs /bin/false instead
 	rmmod kheaders
 	echo 'install kheaders /bin/false' > /etc/modprobe.d/kembed-test.conf
@@ -269,7 +270,7 @@ EOT
 	echo "# autoload: $(($(now) - t)) s"
 fi
 if [ "$mode" = debug ]; then
-	for m in configs kheaders kbuildinfo kdefconfig; do
+	for m in $modules; do
 		rmmod "$m"
 	done
 	# kmemleak reports objects at least 5 s old: scan, wait, scan again

@@ -13,10 +13,12 @@ set -u
 mode=$1
 dir=/tmp/ksft/tools/testing/selftests
 test=$dir/embedded_blob/embedded_blob_test
-modules="configs kheaders kbuildinfo kdefconfig"
 
 # shellcheck source=tests/lib/tap.sh
 . /host/tap.sh
+# shellcheck source=tests/lib/artifact-list.sh
+. /host/artifact-list.sh
+modules=$(artifact_modules)
 
 # Run the selftest; its output, indented, stays in the log.
 run()
