@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The probe cache of scripts/Makefile.compiler (patches/0010), on kembed's
+# The probe cache of scripts/Makefile.compiler (patches/0004), on kembed's
 # source tree: a makefile that includes Kbuild.include and Makefile.compiler
 # as Kbuild does and calls the probes the kernel's makefiles use, with a
 # compiler that logs each start. The outcomes must be those of the

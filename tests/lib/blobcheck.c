@@ -271,7 +271,7 @@ static int refused_open(const char *file, int flags, int *err)
 }
 
 /*
- * The /proc files are S_IMMUTABLE (PROC_ENTRY_IMMUTABLE, patches/0004): the
+ * The /proc files are S_IMMUTABLE (PROC_ENTRY_IMMUTABLE, patches/0001): the
  * VFS refuses root's write opens, O_TRUNC, truncate, chmod, chown and utimes
  * with EPERM before procfs sees them.
  *
