@@ -157,3 +157,40 @@ cache_unlock()
 	KEMBED_LOCKS=$(echo "$KEMBED_LOCKS" | sed "s/ $kembed_lock_held\b//")
 	kembed_lock_held=
 }
+
+# The Kconfig symbols of the artifacts artifacts.d/ declares, one a line.
+artifact_symbols()
+{
+	for decl in "$KEMBED_REPO"/artifacts.d/*; do
+		[ "${decl##*/}" != README ] || continue
+		sed -n 's/^[[:space:]]*config[[:space:]]*=[[:space:]]*\([A-Za-z0-9_]*\).*/\1/p' \
+			"$decl"
+	done
+}
+
+# kconfig_fragment FRAGMENT [--lines]: the fragment as Kconfig gets it, a
+# line "# kembed-artifacts: y" (or m, n) replaced by that value for every
+# declared artifact, so that a new declaration needs no fragment edit.
+# --lines: for each of those lines, the number of the FRAGMENT line it
+# comes from, for messages.
+kconfig_fragment()
+{
+	artifact_symbols | awk -v frag="$1" -v lines="${2:-}" '
+		{ sym[++n] = $0 }
+		function out(text) { print (lines != "" ? nr : text) }
+		END {
+			while ((getline line < frag) > 0) {
+				nr++
+				if (line !~ /^# kembed-artifacts: [ymn]$/) {
+					out(line)
+					continue
+				}
+				v = substr(line, length(line))
+				for (i = 1; i <= n; i++)
+					if (v == "n")
+						out("# CONFIG_" sym[i] " is not set")
+					else
+						out("CONFIG_" sym[i] "=" v)
+			}
+		}'
+}

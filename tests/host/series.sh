@@ -17,8 +17,9 @@ set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$repo"
-: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
-cache=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
+# shellcheck source=qemu/lib.sh
+. "$repo/qemu/lib.sh"
+KEMBED_REPO=$repo
 bisect=${KEMBED_SERIES_BISECT:-${KEMBED_MATRIX:-0}}
 # The checks the cover letter explains (qemu/series.d/cover).
 allowed_checks="CAMELCASE"
@@ -27,10 +28,6 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-series.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 . "$repo/tests/lib/tap.sh"
-now()
-{
-	date +%s
-}
 
 echo "TAP version 13"
 
@@ -56,9 +53,9 @@ ok "make series: $count patches and a cover letter ($(($(now) - start)) s)"
 
 # A fresh checkout of the pristine tree, sharing the series repository's
 # objects, then git am.
-tree=$cache/series/tree
-am=$cache/series/am
-exec 8>"$cache/series-check.lock"
+tree=$CACHE/series/tree
+am=$CACHE/series/am
+exec 8>"$CACHE/series-check.lock"
 flock 8
 if [ ! -d "$am" ] || ! git -C "$am" rev-parse -q --verify HEAD >/dev/null; then
 	rm -rf "$am"
@@ -118,18 +115,11 @@ done <"$tmp/patches"
 [ "$bisect" = 1 ] || exit "$((fails != 0))"
 
 # Bisectability: base.config after every patch, one object tree.
-obj=$cache/series/obj
+obj=$CACHE/series/obj
 mkdir -p "$obj"
-export CCACHE_DIR="$cache/ccache"
-export KBUILD_BUILD_TIMESTAMP='2025-01-01 00:00:00 UTC'
-export KBUILD_BUILD_USER=kembed
-export KBUILD_BUILD_HOST=kembed
-unset ARCH CROSS_COMPILE KCONFIG_CONFIG
-jobs=${KEMBED_JOBS:-$(nproc)}
 kmake()
 {
-	make -C "$am" O="$obj" ARCH=riscv CROSS_COMPILE=riscv64-linux-gnu- \
-		CC="ccache riscv64-linux-gnu-gcc" -j"$jobs" "$@" >>"$obj/build.log" 2>&1
+	kbuild_make "$am" "$obj" "$@" >>"$obj/build.log" 2>&1
 }
 git -C "$am" rev-list --reverse pristine..HEAD >"$tmp/commits"
 total=0
@@ -139,8 +129,11 @@ while IFS= read -r commit; do
 	git -C "$am" checkout -q --detach "$commit"
 	start=$(now)
 	: >"$obj/build.log"
-	cat "$am/kernel/configs/tiny-base.config" "$am/kernel/configs/tiny.config" \
-		qemu/configs/base.config >"$obj/allconfig"
+	{
+		cat "$am/kernel/configs/tiny-base.config" \
+			"$am/kernel/configs/tiny.config"
+		kconfig_fragment qemu/configs/base.config
+	} >"$obj/allconfig"
 	if kmake KCONFIG_ALLCONFIG="$obj/allconfig" allnoconfig &&
 		kmake Image modules; then
 		secs=$(($(now) - start))
@@ -154,9 +147,10 @@ done <"$tmp/commits"
 echo "# bisect builds: $total s for $count patches"
 
 # After the last one, every line of base.config holds.
-missing=$(grep '^CONFIG_' qemu/configs/base.config | while IFS= read -r line; do
-	grep -qxF "$line" "$obj/.config" || echo "$line"
-done)
+missing=$(kconfig_fragment qemu/configs/base.config | grep '^CONFIG_' |
+	while IFS= read -r line; do
+		grep -qxF "$line" "$obj/.config" || echo "$line"
+	done)
 if [ -z "$missing" ]; then
 	ok "after the last patch, the .config has every line of base.config"
 else
