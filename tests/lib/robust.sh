@@ -167,8 +167,8 @@ while read -r name module sys; do
 done <<EOT
 $artifacts
 EOT
-check "uid 1000 reads /proc/embedded_blobs (4 lines)" \
-	test "$(user cat /proc/embedded_blobs | wc -l)" = 4
+check "uid 1000 reads /proc/embedded_blobs ($count lines)" \
+	test "$(user cat /proc/embedded_blobs | wc -l)" = "$count"
 if [ "$mode" = y ]; then
 	check "uid 1000 cannot rmmod configs" \
 		sh -c '! setpriv --reuid=1000 --regid=1000 --clear-groups rmmod configs 2>/dev/null'
