@@ -73,14 +73,15 @@ bench:
 # build in a minimal Debian 12 chroot holding only what qemu/deps installs
 # (tests/host/fresh-machine.sh); the kheaders archive of an LLVM=1 kernel,
 # and modules built from it in the guest with clang; the archive of a
-# kernel built by a compiler that cannot link target programs.
+# kernel built by a compiler that cannot link target programs; a copy of
+# the repository with one more artifact, through the generic guest tests.
 # make matrix PATHS="llvm o-j1": only these paths of kbuild-paths.
 PATHS ?=
 matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
 		tests/run $(if $(V),-v) kbuild-paths fresh-machine \
 		kheaders-llvm guest/kheaders-modules-llvm \
-		kheaders-headers-only series
+		kheaders-headers-only series new-artifact
 
 clean:
 	rm -rf build
