@@ -52,7 +52,7 @@ userspace:
 	$(MAKE) -C userspace O=$(CURDIR)/build/userspace
 
 series:
-	qemu/series
+	patches/series
 
 # tests/host/series.sh, with the build after every patch that make check
 # leaves to make matrix.
@@ -65,7 +65,7 @@ check:
 # METRIC lines and a table on stdout; build/bench/results.{csv,json,png}.
 # BENCH_RUNS=N timed runs per figure (medians), default 3.
 bench:
-	qemu/bench
+	bench/run
 
 # The tests too heavy for make check, which skips them or runs their
 # cheap part: tests/host/kbuild-paths.sh with every path; the patch

@@ -88,7 +88,7 @@ with_progress()
 
 # kbuild_make SRC OBJ [ARG]...: make in the kernel tree SRC, objects in
 # OBJ, with the environment and command line of every kembed kernel build
-# (qemu/kernel, qemu/bench): cross compiler through ccache, fixed
+# (qemu/kernel, bench/run): cross compiler through ccache, fixed
 # timestamp, user and host. $kbuild_vars adds make variables, one
 # VAR=VALUE a line (qemu/kernel --make): CC=... replaces the cross gcc
 # (still through ccache), LLVM=... makes it clang.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# make bench's report, without the expensive run: qemu/bench --report on
+# make bench's report, without the expensive run: bench/run --report on
 # fixtures (tests/fixtures/bench). A good samples file gives the exact
 # METRIC lines and table, results.csv, a results.json with every metric
 # and results.png; each bad one fails with its message and leaves no file.
@@ -49,7 +49,7 @@ bad()
 	expect=$(sed -n 's/^# expect: //p' "$file")
 	[ -n "$expect" ] || { echo "# $file: no '# expect:' line"; return 1; }
 	rm -rf "$tmp/bad"
-	if qemu/bench --report "$file" "$tmp/bad" >/dev/null 2>"$tmp/stderr"; then
+	if bench/run --report "$file" "$tmp/bad" >/dev/null 2>"$tmp/stderr"; then
 		echo "# $file: accepted"
 		return 1
 	fi
@@ -63,7 +63,7 @@ awk_alone()
 	mkdir -p "$tmp/awk"
 	LC_ALL=C awk -v csv="$tmp/awk/results.csv" \
 		-v json="$tmp/awk/results.json" -v dat="$tmp/awk/results.dat" \
-		-v file="$fixtures/good.samples" -f qemu/bench-report.awk \
+		-v file="$fixtures/good.samples" -f bench/report.awk \
 		"$fixtures/good.samples" >"$tmp/awk/stdout" &&
 		same "$fixtures/good.out" "$tmp/awk/stdout" &&
 		same "$fixtures/good.csv" "$tmp/awk/results.csv"
@@ -75,7 +75,7 @@ guest_withheld()
 {
 	sed 's/^sample guest_load upstream .*/sample guest_load upstream 2.90/' \
 		"$fixtures/good.samples" >"$tmp/guest-load.samples"
-	qemu/bench --report "$tmp/guest-load.samples" >"$tmp/guest-load.out" ||
+	bench/run --report "$tmp/guest-load.samples" >"$tmp/guest-load.out" ||
 		return 1
 	grep -q '^METRIC guest_build_seconds kembed=34.00 upstream=39.00 ratio=NA$' \
 		"$tmp/guest-load.out" &&
@@ -88,7 +88,7 @@ guest_withheld()
 # Before each guest run: wait for a quiet machine, or go on after a while.
 settle()
 {
-	env BENCH_LOADAVG="$tmp/loadavg" "$@" qemu/bench --settle \
+	env BENCH_LOADAVG="$tmp/loadavg" "$@" bench/run --settle \
 		>"$tmp/settle.out" 2>&1
 }
 
@@ -133,7 +133,7 @@ echo "1..$((12 + $#))"
 mkdir -p "$tmp/good"
 good()
 {
-	qemu/bench --report "$fixtures/good.samples" "$tmp/good/out" \
+	bench/run --report "$fixtures/good.samples" "$tmp/good/out" \
 		>"$tmp/good/stdout"
 }
 
@@ -150,7 +150,7 @@ else
 	n=$((n + 1))
 	echo "ok $n results.png # SKIP gnuplot is not installed (qemu/deps gnuplot-nox)"
 fi
-check "qemu/bench-report.awk alone: the same report and results.csv" \
+check "bench/report.awk alone: the same report and results.csv" \
 	awk_alone
 check "good.samples, guest_load 2.9 upstream: guest ratios withheld" \
 	guest_withheld

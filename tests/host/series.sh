@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# make series, checked as upstream would: the series (qemu/series) applies
+# make series, checked as upstream would: the series (patches/series) applies
 # with git am to the pristine linux-source-6.1; the tree after the last
 # patch is the one qemu/sync-tree makes from the repository (the tree
 # make demo and make check build); checkpatch.pl --strict, run in that
@@ -21,7 +21,7 @@ cd "$repo"
 . "$repo/qemu/lib.sh"
 KEMBED_REPO=$repo
 bisect=${KEMBED_SERIES_BISECT:-${KEMBED_MATRIX:-0}}
-# The checks the cover letter explains (qemu/series.d/cover).
+# The checks the cover letter explains (patches/series.d/cover).
 allowed_checks="CAMELCASE"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-series.XXXXXX")
@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 echo "TAP version 13"
 
 start=$(now)
-if ! qemu/series "$tmp/series" >"$tmp/log" 2>&1; then
+if ! patches/series "$tmp/series" >"$tmp/log" 2>&1; then
 	echo "1..1"
 	sed 's/^/# /' "$tmp/log"
 	not_ok "make series"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Every harness shell script (qemu/, tests/, .ci/) passes shellcheck.
+# Every harness shell script (qemu/, bench/, patches/, tests/, .ci/)
+# passes shellcheck.
 set -eu
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -13,7 +14,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-find qemu tests .ci -type f | LC_ALL=C sort | while IFS= read -r file; do
+find qemu bench patches tests .ci -type f | LC_ALL=C sort | while IFS= read -r file; do
 	case "$(head -n 1 "$file")" in
 	"#!/bin/sh"* | "#!/bin/bash"* | "# shellcheck shell="*) echo "$file" ;;
 	esac

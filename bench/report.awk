@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The report of make bench (qemu/bench --report): reads a samples file
-# (see "qemu/bench --help"), prints the METRIC lines and the table, and
+# The report of make bench (bench/run --report): reads a samples file
+# (see "bench/run --help"), prints the METRIC lines and the table, and
 # writes the CSV, JSON and gnuplot data files named by -v csv=, json= and
 # dat=; -v file= names the samples file in messages. Exits 1, with the
 # message on stderr, on a samples file it cannot use.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The chart of make bench: gnuplot -c qemu/bench.gp DAT PNG, DAT being the
-# data file of qemu/bench-report.awk: one pair of bars per metric,
+# The chart of make bench: gnuplot -c bench/chart.gp DAT PNG, DAT being the
+# data file of bench/report.awk: one pair of bars per metric,
 # upstream at 1 and kembed at its ratio, each labelled with its value.
 set terminal pngcairo size 1200,600 font ",10"
 set output ARG2
