@@ -158,6 +158,25 @@ cache_unlock()
 	kembed_lock_held=
 }
 
+# repo_files REPO PATH...: the files under the PATHs of the kembed checkout
+# REPO, relative to it: in a git checkout those git tracks or would track
+# (not the build outputs it ignores), else all.
+repo_files()
+{
+	(
+		cd "$1" || exit 1
+		shift
+		if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+			git ls-files -co --exclude-standard -- "$@" |
+				while IFS= read -r file; do
+					[ ! -f "$file" ] || echo "$file"
+				done
+		else
+			find "$@" -type f 2>/dev/null | sed 's,^\./,,'
+		fi
+	)
+}
+
 # The Kconfig symbols of the artifacts artifacts.d/ declares, one a line.
 artifact_symbols()
 {

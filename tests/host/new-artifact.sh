@@ -44,9 +44,7 @@ done
 # The copy: what git would commit here, plus the one declaration.
 rm -rf "$copy"
 mkdir -p "$copy"
-git ls-files -co --exclude-standard | while IFS= read -r f; do
-	[ ! -f "$f" ] || echo "$f"
-done | LC_ALL=C sort >"$work/files"
+repo_files "$repo" . | LC_ALL=C sort >"$work/files"
 tar -cf - -T "$work/files" | tar -C "$copy" -xf -
 cat >"$copy/artifacts.d/zz-test-copying" <<EOF
 # SPDX-License-Identifier: GPL-2.0
@@ -57,9 +55,9 @@ prompt = The kernel's COPYING as /proc/$name
 source = COPYING
 compress = zstd
 EOF
-check "the copy is the repository plus one file" test "$(cd "$copy" &&
-	find . -type f | sed 's,^\./,,' | LC_ALL=C sort |
-	LC_ALL=C comm -3 - "$work/files")" = artifacts.d/zz-test-copying
+check "the copy is the repository plus one file" test "$(repo_files "$copy" . |
+	LC_ALL=C sort | LC_ALL=C comm -3 - "$work/files")" = \
+	artifacts.d/zz-test-copying
 
 # shellcheck disable=SC2086 # plain test names
 KEMBED_CACHE=$work/cache KEMBED_TEST_LOGS=$work/logs \
