@@ -200,9 +200,14 @@ kconfig_fragment()
 		END {
 			while ((getline line < frag) > 0) {
 				nr++
-				if (line !~ /^# kembed-artifacts: [ymn]$/) {
+				if (line !~ /^# *kembed-artifacts:/) {
 					out(line)
 					continue
+				}
+				if (line !~ /^# kembed-artifacts: [ymn]$/) {
+					printf "%s:%d: not \"# kembed-artifacts: y\" (or m, n): %s\n", \
+						frag, nr, line > "/dev/stderr"
+					exit 1
 				}
 				v = substr(line, length(line))
 				for (i = 1; i <= n; i++)
