@@ -11,9 +11,9 @@
 # comments, see scripts/kheaders_strip), the Kbuild makefiles and scripts
 # that build reads, .config, auto.conf, kernel.release, Module.symvers and
 # scripts/module.lds, and the programs it runs (fixdep, modpost, genksyms
-# with MODVERSIONS, recordmcount where used), built for the target by
-# kernel/kheaders/Makefile. No key or certificate and no absolute path of
-# the build goes in.
+# with MODVERSIONS, recordmcount and objtool where used), built for the
+# target by kernel/kheaders/Makefile. No key or certificate and no
+# absolute path of the build goes in.
 #
 # Those programs need a compiler that links programs for the target
 # (CONFIG_CC_CAN_LINK). Without one, or without CONFIG_MODULES, the archive
@@ -102,6 +102,9 @@ programs()
 	fi
 	if [ -n "${BUILD_C_RECORDMCOUNT:-}" ]; then
 		echo "scripts/recordmcount kernel/kheaders/recordmcount"
+	fi
+	if enabled OBJTOOL; then
+		echo "tools/objtool/objtool kernel/kheaders/objtool"
 	fi
 }
 
