@@ -1,11 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
-# kembed: build, boot and test a riscv64 kernel in QEMU.
+# kembed: build, boot and test a kernel in QEMU (riscv64, arm64, x86_64).
 #   make demo    build everything, boot, run the kheaders demo in the guest
 #   make check   all tests (host and guest); last line "N passed, N failed"
 #   make bench   kembed's headers archive against upstream kheaders
 #   make matrix  every make path on kembed and on pristine linux-source
 # Kernel trees, ccache and guest images are cached outside the checkout in
 # $KEMBED_CACHE (default: ${XDG_CACHE_HOME:-~/.cache}/kembed).
+
+# make demo ARCH=arm64: the guest's architecture, riscv64 (the default),
+# arm64 or x86_64, for the targets that build or boot one guest kernel
+# (KEMBED_ARCH=... for the harness scripts themselves)
+ifeq ($(origin ARCH),command line)
+kernel root objtree demo bench: export KEMBED_ARCH := $(ARCH)
+endif
 
 # make check TESTS="smoke harness": run only these tests
 TESTS ?=
@@ -20,7 +27,9 @@ all: kernel root
 help:
 	@echo 'make deps             install the Debian packages the harness needs'
 	@echo 'make kernel           build the kernel (qemu/configs/base.config)'
-	@echo 'make root             build the Debian trixie riscv64 guest root'
+	@echo 'make root             build the Debian trixie guest root'
+	@echo '  ARCH=arm64|x86_64     kernel, root, objtree, demo, bench: that guest'
+	@echo '                        (default riscv64)'
 	@echo 'make -s objtree       print the kernel object tree path'
 	@echo 'make demo             build, boot and run the kheaders demo'
 	@echo 'make userspace        build the kembed tool in build/userspace'
@@ -74,14 +83,15 @@ bench:
 # (tests/host/fresh-machine.sh); the kheaders archive of an LLVM=1 kernel,
 # and modules built from it in the guest with clang; the archive of a
 # kernel built by a compiler that cannot link target programs; a copy of
-# the repository with one more artifact, through the generic guest tests.
+# the repository with one more artifact, through the generic guest tests;
+# the guest suites on arm64 and x86_64 (tests/host/arch-suite.sh).
 # make matrix PATHS="llvm o-j1": only these paths of kbuild-paths.
 PATHS ?=
 matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
 		tests/run $(if $(V),-v) kbuild-paths fresh-machine \
 		kheaders-llvm guest/kheaders-modules-llvm \
-		kheaders-headers-only series new-artifact
+		kheaders-headers-only series new-artifact arch-suite
 
 clean:
 	rm -rf build

@@ -13,8 +13,6 @@ KEMBED_REPO=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
 # Object trees and root images unused for this many days are removed.
 KEMBED_KEEP_DAYS=14
-KEMBED_ARCH=riscv
-KEMBED_CROSS=riscv64-linux-gnu-
 KEMBED_JOBS=${KEMBED_JOBS:-$(nproc)}
 
 die()
@@ -26,6 +24,61 @@ die()
 warn()
 {
 	printf '%s: %s\n' "$prog" "$*" >&2
+}
+
+# set_arch NAME: the guest's architecture, riscv64 (the default), arm64
+# or x86_64, as uname -m names it in the guest (arm64: aarch64); exported
+# as KEMBED_ARCH for the harness scripts this one starts. Sets Kbuild's
+# ARCH and source directory, the cross compiler, the kernel image, the
+# fragment that makes a QEMU guest of base.config, Debian's name of the
+# architecture, file(1)'s name of its ELF machine, and the QEMU command
+# with its machine, firmware, console and disks.
+set_arch()
+{
+	case "$1" in
+	riscv64)
+		kbuild_arch=riscv srcarch=riscv
+		KEMBED_CROSS=riscv64-linux-gnu-
+		kernel_image=arch/riscv/boot/Image
+		debian_arch=riscv64 uname_m=riscv64
+		elf_machine='UCB RISC-V'
+		qemu_system="qemu-system-riscv64 -machine virt -bios default"
+		qemu_disk=virtio-blk-device
+		qemu_disks_reversed=
+		console="console=ttyS0 earlycon=sbi"
+		;;
+	arm64)
+		kbuild_arch=arm64 srcarch=arm64
+		KEMBED_CROSS=aarch64-linux-gnu-
+		kernel_image=arch/arm64/boot/Image
+		debian_arch=arm64 uname_m=aarch64
+		elf_machine='ARM aarch64'
+		qemu_system="qemu-system-aarch64 -machine virt -cpu cortex-a57"
+		qemu_disk=virtio-blk-device
+		# the kernel numbers this machine's virtio-mmio disks from the
+		# last one given to QEMU
+		qemu_disks_reversed=1
+		console="console=ttyAMA0 earlycon"
+		;;
+	x86_64)
+		kbuild_arch=x86_64 srcarch=x86
+		KEMBED_CROSS=x86_64-linux-gnu-
+		kernel_image=arch/x86/boot/bzImage
+		debian_arch=amd64 uname_m=x86_64
+		elf_machine='x86-64'
+		# no NIC: its option ROM is in a package qemu/deps leaves out
+		qemu_system="qemu-system-x86_64 -machine q35 -nic none"
+		qemu_disk=virtio-blk-pci
+		qemu_disks_reversed=
+		console="console=ttyS0"
+		;;
+	*)
+		die "unknown architecture: $1 (riscv64, arm64 or x86_64)"
+		;;
+	esac
+	KEMBED_ARCH=$1
+	export KEMBED_ARCH
+	arch_config="$KEMBED_REPO/qemu/configs/arch/$1.config"
 }
 
 # One progress line per long step, on stderr so that stdout stays usable.
@@ -117,7 +170,7 @@ kbuild_make()
 		export KBUILD_BUILD_USER=kembed
 		export KBUILD_BUILD_HOST=kembed
 		unset ARCH CROSS_COMPILE KCONFIG_CONFIG LLVM
-		exec make -C "$src" O="$obj" ARCH="$KEMBED_ARCH" \
+		exec make -C "$src" O="$obj" ARCH="$kbuild_arch" \
 			CROSS_COMPILE="$KEMBED_CROSS" \
 			CC="ccache $cc" -j"$KEMBED_JOBS" "$@"
 	)
@@ -218,3 +271,5 @@ kconfig_fragment()
 			}
 		}'
 }
+
+set_arch "${KEMBED_ARCH:-riscv64}"

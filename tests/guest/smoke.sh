@@ -13,7 +13,10 @@ release=$(cat /host/kernel.release)
 echo "# uname: $(uname -a)"
 check "uname -r is the build's kernel.release ($release)" \
 	test "$(uname -r)" = "$release"
-check "uname -m is riscv64" test "$(uname -m)" = riscv64
+machine=$(sed -n 's/^CONFIG_\(RISCV\|ARM64\|X86_64\)=y$/\1/p' /host/auto.conf |
+	sed 's/RISCV/riscv64/; s/ARM64/aarch64/; s/X86_64/x86_64/')
+check "uname -m is the kernel's machine ($machine)" \
+	test "$(uname -m)" = "$machine"
 check "/proc/config.gz exists" test -r /proc/config.gz
 check "/proc/config.gz has CONFIG_IKCONFIG_PROC=y" \
 	sh -c 'gzip -dc /proc/config.gz | grep -qx CONFIG_IKCONFIG_PROC=y'

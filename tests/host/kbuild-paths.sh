@@ -117,7 +117,7 @@ kmk()
 		shift 2
 		[ -z "$kextra" ] || set -- "$kextra" "$@"
 		echo "+ make -C $s${o:+ O=$o}${kcc:+ CC=\"$kcc\"} -j$kjobs $*"
-		set -- ARCH="$KEMBED_ARCH" CROSS_COMPILE="$KEMBED_CROSS" \
+		set -- ARCH="$kbuild_arch" CROSS_COMPILE="$KEMBED_CROSS" \
 			-j"$kjobs" "$@"
 		[ -z "$kcc" ] || set -- CC="$kcc" "$@"
 		[ -z "$o" ] || set -- O="$o" "$@"

@@ -4,8 +4,13 @@
 set -u
 
 rel=$(uname -r)
-# the kernel's name for the machine: riscv64 -> riscv
-arch=$(uname -m | sed 's/[0-9]*$//')
+# the kernel's name for the machine (SRCARCH)
+case "$(uname -m)" in
+riscv64) arch=riscv ;;
+aarch64) arch=arm64 ;;
+x86_64) arch=x86 ;;
+*) arch=$(uname -m) ;;
+esac
 dir=/lib/modules/$rel
 build=$dir/build
 kembed=/tmp/bin/kembed
