@@ -3,8 +3,10 @@
 # Helpers for the host tests of the kheaders archive (sourced, not run).
 #   kheaders_unpack OBJ DIR  unpack the archive of the object tree OBJ in DIR
 #   kheaders_elfs DIR        "PATH: file(1) description" of each ELF in DIR
-#   target_elfs_only DIR     DIR holds fixdep and modpost, and every ELF in
-#                            it is a riscv64 one (each shown as a comment)
+#   target_elfs_only DIR [MACHINE]
+#                            DIR holds fixdep and modpost, and every ELF in
+#                            it is for MACHINE, as file(1) names it (default
+#                            riscv64's, "UCB RISC-V"); each shown as a comment
 
 kheaders_unpack()
 {
@@ -22,5 +24,6 @@ target_elfs_only()
 	elfs=$(kheaders_elfs "$1")
 	printf '%s\n' "$elfs" | sed 's/^/# /'
 	[ -x "$1/scripts/basic/fixdep" ] && [ -x "$1/scripts/mod/modpost" ] &&
-		! printf '%s\n' "$elfs" | grep -v 'ELF 64-bit LSB .*UCB RISC-V'
+		! printf '%s\n' "$elfs" |
+		grep -v "ELF 64-bit LSB .*, ${2:-UCB RISC-V}, "
 }

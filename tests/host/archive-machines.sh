@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Every program in the kheaders archive of each guest architecture's base
+# kernel is built for that architecture, as file(1) reads it: nothing
+# built for the build machine reaches an archive for another one (and on
+# x86_64, where they are the same machine, objtool is in the archive
+# because the kernel uses it). The check itself is shown to reject a
+# build machine program put into an arm64 archive.
+set -u
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+. "$repo/tests/lib/tap.sh"
+. "$repo/tests/lib/kheaders.sh"
+# shellcheck source=qemu/lib.sh
+. "$repo/qemu/lib.sh"
+cd "$repo" || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kembed-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+archs="riscv64 arm64 x86_64"
+
+echo "TAP version 13"
+echo "1..7"
+
+for arch in $archs; do
+	set_arch "$arch"
+	if ! qemu/kernel >/dev/null; then
+		not_ok "$arch: the base kernel builds"
+		continue
+	fi
+	kheaders_unpack "$(qemu/kernel --print-objtree)" "$tmp/$arch"
+	check "$arch: every ELF in the archive is for $elf_machine" \
+		target_elfs_only "$tmp/$arch" "$elf_machine"
+done
+
+set_arch x86_64
+objtool=$tmp/x86_64/tools/objtool/objtool
+check "x86_64: the archive has objtool, which its .config uses" \
+	grep -qx CONFIG_OBJTOOL=y "$tmp/x86_64/.config"
+stripped_x86_64()
+{
+	file "$1" | grep -q "ELF 64-bit .*, x86-64, .*, stripped"
+}
+check "x86_64: objtool is a stripped x86-64 program" \
+	stripped_x86_64 "$objtool"
+check "arm64: no objtool where the kernel does not use it" \
+	test ! -e "$tmp/arm64/tools/objtool/objtool"
+
+# An archive holding one program for the build machine must fail.
+caught()
+{
+	cp /usr/bin/true "$tmp/arm64/scripts/true"
+	! target_elfs_only "$tmp/arm64" "ARM aarch64" >"$tmp/out" &&
+		grep 'scripts/true:' "$tmp/out"
+}
+check "a build machine program in the arm64 archive is caught" caught
+tap_result
