@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# The chart of make bench: gnuplot -c bench/chart.gp DAT PNG, DAT being the
-# data file of bench/report.awk: one pair of bars per metric,
+# The chart of make bench: gnuplot -c bench/chart.gp DAT PNG ARCH, DAT
+# being the data file of bench/report.awk: one pair of bars per metric,
 # upstream at 1 and kembed at its ratio, each labelled with its value.
 set terminal pngcairo size 1200,600 font ",10"
 set output ARG2
-set title "make bench: kembed against upstream kheaders (linux-source-6.1, riscv64 base.config)\nbars: relative to upstream (= 1); labels: measured medians"
+set title sprintf("make bench: kembed against upstream kheaders (linux-source-6.1, %s base.config)\nbars: relative to upstream (= 1); labels: measured medians", ARG3)
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
