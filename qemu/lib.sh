@@ -111,7 +111,14 @@ with_progress()
 		die "KEMBED_PROGRESS is not a number of seconds: $wp_every"
 		;;
 	esac
-	if [ "$wp_every" -eq 0 ]; then
+	# The ticker runs while this file exists: a signal alone may be lost,
+	# when it comes before the new subshell has reset the traps it got
+	# from this shell (tests/run's TERM trap): then wait would not end.
+	wp_running=
+	[ "$wp_every" -eq 0 ] ||
+		wp_running=$(mktemp "${TMPDIR:-/tmp}/kembed-progress.XXXXXX") ||
+		wp_running=
+	if [ -z "$wp_running" ]; then
 		"$@"
 		return
 	fi
@@ -121,7 +128,11 @@ with_progress()
 		# $$ is the shell running COMMAND, also in this subshell
 		t0=$(now)
 		next=$((t0 + wp_every))
-		while kill -0 "$$" 2>/dev/null; do
+		while [ -e "$wp_running" ]; do
+			if ! kill -0 "$$" 2>/dev/null; then
+				rm -f "$wp_running"
+				break
+			fi
 			sleep 1 >/dev/null 2>&1
 			[ "$(now)" -ge "$next" ] || continue
 			next=$((next + wp_every))
@@ -134,6 +145,7 @@ with_progress()
 	wp_ticker=$!
 	wp_rc=0
 	"$@" || wp_rc=$?
+	rm -f "$wp_running"
 	kill "$wp_ticker" 2>/dev/null || :
 	wait "$wp_ticker" 2>/dev/null || :
 	return "$wp_rc"
