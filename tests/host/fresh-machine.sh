@@ -3,16 +3,18 @@
 # qemu/deps names everything the build needs. In a minimal Debian 12
 # chroot (mmdebstrap --variant=minbase, from the archive the host's apt
 # uses) that holds only what "qemu/deps --list" names, build the base
-# kernel with its headers archive and the userspace tool, as a fresh
-# machine would: the archive's fixdep and modpost must be riscv64
-# programs and the tool must verify the artifacts in vmlinux.
+# kernel of every guest architecture with its headers archive, and the
+# userspace tool, as a fresh machine would: the archive's fixdep and
+# modpost must be programs for the guest, its QEMU must boot the kernel,
+# and the tool must verify the artifacts in the riscv64 vmlinux.
 #
 # The chroot is cached in $KEMBED_CACHE/fresh-machine/<hash of the list>;
 # the kernel is built in a fresh object tree every run. The chroots share
 # one ccache ($KEMBED_CACHE/fresh-machine/ccache, bind-mounted): a cached
 # compilation is reused only if every file it read is there, unchanged,
 # so a missing header still fails. The chroot has no network, and only
-# /proc and that ccache mounted; nothing is loaded into the host's kernel. Heavy (5-15 min): make matrix runs it, make
+# /proc and that ccache mounted; nothing is loaded into the host's kernel.
+# Heavy (15-30 min): make matrix runs it, make
 # check skips it unless KEMBED_MATRIX=1.
 #
 # To see it fail, drop a needed package from the list for one run:
@@ -34,7 +36,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "1..0 # SKIP needs root (mmdebstrap, chroot)"
 	exit 4
 fi
-echo "1..7"
+echo "1..16"
 
 : "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
 cache=${KEMBED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kembed}
@@ -152,36 +154,60 @@ else
 	not_ok "qemu/deps finds nothing missing in the chroot"
 fi
 
-start=$(now)
-if in_chroot "$tmp/kernel.log" qemu/kernel; then
-	ok "base kernel and its headers archive build ($(($(now) - start)) s)"
-	built=1
-else
-	show "$tmp/kernel.log"
-	not_ok "base kernel and its headers archive build ($(($(now) - start)) s)"
-	built=
-fi
-obj=$(in_chroot /dev/stdout qemu/kernel --print-objtree)
-echo "# object tree in the chroot: $obj"
-
-# riscv_program PATH: PATH in the archive is a riscv64 ELF executable
-riscv_program()
+# Per guest architecture: its base kernel and headers archive build, the
+# archive's programs are for its machine, and its QEMU (with the firmware
+# it needs) boots the kernel as far as looking for a root file system.
+# arch_program ARCH OBJ PATH: PATH in OBJ's archive is an ELF executable
+# for ARCH
+arch_program()
 {
 	[ -n "$built" ] || return 1
 	# (not "desc": check() in tap.sh uses it)
-	what=$(in_chroot /dev/stdout "xz -dc '$obj/kernel/kheaders.payload' |
-		tar -xOf - './$1' >/tmp/program && file -b /tmp/program") ||
+	what=$(in_chroot /dev/stdout "xz -dc '$2/kernel/kheaders.payload' |
+		tar -xOf - './$3' >/tmp/program && file -b /tmp/program") ||
 		return 1
-	echo "# $1: $what"
-	case "$what" in
-	*ELF\ 64-bit*executable*RISC-V*) return 0 ;;
+	echo "# $3: $what"
+	case "$1:$what" in
+	riscv64:*ELF\ 64-bit*executable*RISC-V*) return 0 ;;
+	arm64:*ELF\ 64-bit*executable*aarch64*) return 0 ;;
+	x86_64:*ELF\ 64-bit*executable*x86-64*) return 0 ;;
 	esac
 	return 1
 }
-check "the archive's scripts/basic/fixdep is a riscv64 program" \
-	riscv_program scripts/basic/fixdep
-check "the archive's scripts/mod/modpost is a riscv64 program" \
-	riscv_program scripts/mod/modpost
+
+# boots ARCH: QEMU starts the kernel, which gets as far as the root
+boots()
+{
+	[ -n "$built" ] || return 1
+	in_chroot "$tmp/boot.log" ". qemu/lib.sh && set_arch $1 &&
+		timeout 120 \$qemu_system -nographic -m 512M \
+		-kernel \$(qemu/kernel --print-objtree)/\$kernel_image \
+		-append \"\$console panic=-1\" -no-reboot"
+	grep -a 'VFS: Unable to mount root fs' "$tmp/boot.log" && return
+	show "$tmp/boot.log"
+	return 1
+}
+
+for arch in riscv64 arm64 x86_64; do
+	start=$(now)
+	if in_chroot "$tmp/kernel.log" qemu/kernel --arch "$arch"; then
+		ok "$arch: base kernel and its headers archive build ($(($(now) - start)) s)"
+		built=1
+	else
+		show "$tmp/kernel.log"
+		not_ok "$arch: base kernel and its headers archive build ($(($(now) - start)) s)"
+		built=
+	fi
+	aobj=$(in_chroot /dev/stdout qemu/kernel --arch "$arch" --print-objtree)
+	echo "# object tree in the chroot: $aobj"
+	check "$arch: the archive's scripts/basic/fixdep is a $arch program" \
+		arch_program "$arch" "$aobj" scripts/basic/fixdep
+	check "$arch: the archive's scripts/mod/modpost is a $arch program" \
+		arch_program "$arch" "$aobj" scripts/mod/modpost
+	check "$arch: QEMU boots the kernel as far as the root" boots "$arch"
+	[ "$arch" != riscv64 ] || { obj=$aobj; rbuilt=$built; }
+done
+built=$rbuilt
 
 if in_chroot "$tmp/tool.log" make -C userspace O=/root/userspace; then
 	ok "the userspace tool builds"
