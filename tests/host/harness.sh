@@ -49,12 +49,19 @@ has()
 }
 
 echo "TAP version 13"
-echo "1..28"
+echo "1..32"
 
 expect 0 "qemu/run --help" "$run" --help
 has '^usage: qemu/run' "--help prints the usage"
 expect 2 "qemu/run without SCRIPT is a usage error" "$run"
 has '^qemu/run: no SCRIPT' "the usage error says what is wrong"
+expect 2 "qemu/run --arch sparc64 is a usage error" \
+	"$run" --arch sparc64 "$fix/run/exit3.sh"
+has '^qemu/run: unknown architecture: sparc64' "... naming the architecture"
+expect 1 "KEMBED_ARCH=sparc64 qemu/kernel fails" \
+	env KEMBED_ARCH=sparc64 "$repo/qemu/kernel" --print-objtree
+has 'unknown architecture: sparc64 \(riscv64, arm64 or x86_64\)' \
+	"... naming it and the ones there are"
 
 expect 3 "a guest script's exit status 3 is qemu/run's" "$run" "$fix/run/exit3.sh"
 has '^kembed: \$ timeout .*qemu-system-riscv64 ' "the QEMU command is printed"
