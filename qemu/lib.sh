@@ -27,12 +27,11 @@ warn()
 }
 
 # set_arch NAME: the guest's architecture, riscv64 (the default), arm64
-# or x86_64, as uname -m names it in the guest (arm64: aarch64); exported
-# as KEMBED_ARCH for the harness scripts this one starts. Sets Kbuild's
-# ARCH and source directory, the cross compiler, the kernel image, the
-# fragment that makes a QEMU guest of base.config, Debian's name of the
-# architecture, file(1)'s name of its ELF machine, and the QEMU command
-# with its machine, firmware, console and disks.
+# or x86_64; exported as KEMBED_ARCH for the harness scripts this one
+# starts. Sets Kbuild's ARCH and source directory, the cross compiler,
+# the kernel image, the fragment that makes a QEMU guest of base.config,
+# Debian's name of the architecture, file(1)'s name of its ELF machine,
+# and the QEMU command with its machine, firmware, console and disks.
 set_arch()
 {
 	case "$1" in
@@ -40,7 +39,7 @@ set_arch()
 		kbuild_arch=riscv srcarch=riscv
 		KEMBED_CROSS=riscv64-linux-gnu-
 		kernel_image=arch/riscv/boot/Image
-		debian_arch=riscv64 uname_m=riscv64
+		debian_arch=riscv64
 		elf_machine='UCB RISC-V'
 		qemu_system="qemu-system-riscv64 -machine virt -bios default"
 		qemu_disk=virtio-blk-device
@@ -51,7 +50,7 @@ set_arch()
 		kbuild_arch=arm64 srcarch=arm64
 		KEMBED_CROSS=aarch64-linux-gnu-
 		kernel_image=arch/arm64/boot/Image
-		debian_arch=arm64 uname_m=aarch64
+		debian_arch=arm64
 		elf_machine='ARM aarch64'
 		qemu_system="qemu-system-aarch64 -machine virt -cpu cortex-a57"
 		qemu_disk=virtio-blk-device
@@ -64,7 +63,7 @@ set_arch()
 		kbuild_arch=x86_64 srcarch=x86
 		KEMBED_CROSS=x86_64-linux-gnu-
 		kernel_image=arch/x86/boot/bzImage
-		debian_arch=amd64 uname_m=x86_64
+		debian_arch=amd64
 		elf_machine='x86-64'
 		# no NIC: its option ROM is in a package qemu/deps leaves out
 		qemu_system="qemu-system-x86_64 -machine q35 -nic none"
