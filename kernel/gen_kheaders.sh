@@ -8,12 +8,13 @@
 #
 # The archive is a tree that external modules build against, on the target
 # itself: "make -C DIR M=\$PWD modules". It holds the headers (without
-# comments, see scripts/kheaders_strip), the Kbuild makefiles and scripts
-# that build reads, .config, auto.conf, kernel.release, Module.symvers and
-# scripts/module.lds, and the programs it runs (fixdep, modpost, genksyms
-# with MODVERSIONS, recordmcount and objtool where used), built for the
-# target by kernel/kheaders/Makefile. No key or certificate and no
-# absolute path of the build goes in.
+# comments, see scripts/kheaders_strip), the Kbuild makefiles (without
+# comment lines) and scripts that build reads, .config, auto.conf,
+# kernel.release, Module.symvers and scripts/module.lds, and the
+# programs it runs (fixdep, modpost, genksyms with MODVERSIONS,
+# recordmcount and objtool where used), built for the target by
+# kernel/kheaders/Makefile. No key or certificate and no absolute path of
+# the build goes in.
 #
 # Those programs need a compiler that links programs for the target
 # (CONFIG_CC_CAN_LINK). Without one, or without CONFIG_MODULES, the archive
@@ -192,6 +193,38 @@ inputs()
 	echo "$strip"
 }
 
+# Copy makefiles ("INPUT OUTPUT" lines) without their comment lines, as
+# the headers are without comments. A line that starts with "#" means
+# nothing to make unless it is in a define or joined to another line by a
+# backslash; those, and SPDX lines, stay.
+strip_make()
+{
+	LC_ALL=C awk '
+	BEGIN {
+		define = "^[ \t]*((export|override|private)[ \t]+)*define([ \t]|$)"
+	}
+	{
+		cont = def = 0
+		printf "" > $2
+		while ((r = getline line < $1) > 0) {
+			if (!cont && !def && line ~ /^#/ &&
+			    line !~ /SPDX-License-Identifier|\\$/)
+				continue
+			print line > $2
+			if (!cont && def && line ~ /^[ \t]*endef([ \t]|$)/)
+				def--
+			else if (!cont && line ~ define)
+				def++
+			cont = line ~ /\\$/
+		}
+		if (r < 0 || close($2)) {
+			print "'"$me"': cannot copy " $1 > "/dev/stderr"
+			exit 1
+		}
+		close($1)
+	}'
+}
+
 # Put the target's programs into the tree $1, or say why there are none.
 add_programs()
 {
@@ -233,13 +266,18 @@ generate()
 			;;
 		kernel/kheaders/* | "$self" | "$strip")
 			;;
+		Makefile | */Makefile* | scripts/*.include)
+			mkdir -p "$root/$(dirname "$path")"
+			printf '%s %s\n' "$f" "$root/$path" >&4
+			;;
 		*)
 			mkdir -p "$root/$(dirname "$path")"
 			cp "$f" "$root/$path"
 			;;
 		esac
-	done < "$list" 3> "$tmp/headers"
+	done < "$list" 3> "$tmp/headers" 4> "$tmp/makefiles"
 	"$strip" < "$tmp/headers"
+	strip_make < "$tmp/makefiles"
 	add_programs "$root"
 	if grep -qx vmlinux.symvers "$list"; then
 		echo "Module.symvers lists what vmlinux exports, not what" \

@@ -14,6 +14,12 @@
 #     in continued macros, SPDX lines, an apostrophe in #error, splices).
 #   Then every header of the base kernel's kheaders archive against the
 #   file it was made from.
+# kernel/gen_kheaders.sh copies the makefiles without their comment lines,
+# and make must read the same from them. tests/fixtures/strip/
+# make-comments.mk, through the generator, must be make-comments.expected
+# and give make the same database; every makefile of the base archive must
+# have its original's logical lines (continuations joined, comments cut,
+# define and recipe lines as they are).
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -86,6 +92,89 @@ differ()
 	}' "$1" "$2" | sort -n
 }
 
+# make_lines: lines "PATH" on stdin; make's logical lines of each file on
+# stdout, after a line "@kembed@ INDEX": continued lines joined, comments
+# cut off (not in a define or a recipe line), empty lines dropped.
+make_lines()
+{
+	LC_ALL=C awk '
+	BEGIN {
+		define = "^[ \t]*((export|override|private)[ \t]+)*define([ \t]|$)"
+	}
+	{
+		path = $0
+		printf "@kembed@ %d\n", NR
+		held = ""
+		def = 0
+		while ((r = (getline line < path)) > 0) {
+			line = held line
+			if (line ~ /\\$/) {
+				held = substr(line, 1, length(line) - 1) "\n"
+				continue
+			}
+			held = ""
+			if (def) {
+				if (line ~ /^[ \t]*endef([ \t]|$)/)
+					def--
+				else if (line ~ define)
+					def++
+				print line
+				continue
+			}
+			if (line !~ /^\t/) {
+				gsub(/\\#/, "\001", line)
+				sub(/#.*/, "", line)
+				gsub(/\001/, "\\#", line)
+			}
+			if (line ~ /^[ \t\n]*$/)
+				continue
+			if (line ~ define)
+				def++
+			print line
+		}
+		if (r < 0) {
+			print "kheaders-strip.sh: cannot read " path > "/dev/stderr"
+			exit 1
+		}
+		if (held != "")
+			print held
+		close(path)
+	}'
+}
+
+# same_make_lines ORIG COPY: one file each
+same_make_lines()
+{
+	echo "$1" | make_lines > "$tmp/a.mk"
+	echo "$2" | make_lines > "$tmp/b.mk"
+	if ! cmp -s "$tmp/a.mk" "$tmp/b.mk"; then
+		diff "$tmp/a.mk" "$tmp/b.mk" | head -n 10 | sed 's/^/# /'
+		return 1
+	fi
+}
+
+# make_db MAKEFILE: what make reads from it, as "make -p" prints it
+make_db()
+{
+	d=$tmp/db.$$
+	rm -rf "$d"
+	mkdir "$d"
+	cp "$1" "$d/Makefile"
+	(cd "$d" && make -r -R -p -n all 2>&1) |
+		grep -v -e '^#' -e '^PWD ' -e '^CURDIR ' -e '^OLDPWD '
+	rm -rf "$d"
+}
+
+same_make_db()
+{
+	make_db "$1" > "$tmp/a.db"
+	make_db "$2" > "$tmp/b.db"
+	if ! cmp -s "$tmp/a.db" "$tmp/b.db"; then
+		diff "$tmp/a.db" "$tmp/b.db" | head -n 10 | sed 's/^/# /'
+		return 1
+	fi
+}
+
 # same_tokens ORIG STRIPPED: one file each
 same_tokens()
 {
@@ -108,7 +197,7 @@ expected()
 strip=$tmp/kheaders_strip
 set -- tests/fixtures/strip/*.h
 echo "TAP version 13"
-echo "1..$((2 * $# + 7))"
+echo "1..$((2 * $# + 11))"
 
 check "kheaders_strip builds with the host's gcc" \
 	gcc -O2 -Wall -o "$strip" scripts/kheaders_strip.c
@@ -136,6 +225,32 @@ more_blanks()
 }
 check "the token check sees one changed token" changed_token
 check "the token check ignores blanks between tokens" more_blanks
+
+# The makefile fixture, through the generator, in a tree of its own.
+fake=$tmp/fake
+mkfix=tests/fixtures/strip/make-comments
+mkdir -p "$fake/scripts" "$fake/include/config"
+cp "$strip" "$fake/scripts/kheaders_strip"
+cp "$mkfix.mk" "$fake/scripts/Makefile.fixture"
+: > "$fake/.config"
+: > "$fake/include/config/auto.conf"
+echo 6.1.0 > "$fake/include/config/kernel.release"
+printf '%s\n' .config include/config/auto.conf include/config/kernel.release \
+	"$fake/scripts/Makefile.fixture" > "$fake/list"
+(cd "$fake" && srctree=$fake SRCARCH=none sh "$repo/kernel/gen_kheaders.sh" \
+	out.tar list && tar -xOf out.tar ./scripts/Makefile.fixture) \
+	> "$tmp/mk.out" 2>&1 || sed 's/^/# /' "$tmp/mk.out"
+check "fixture make-comments: copied as in make-comments.expected" \
+	expected "$tmp/mk.out" "$mkfix.expected"
+check "fixture make-comments: make reads the same database" \
+	same_make_db "$mkfix.mk" "$tmp/mk.out"
+# The check can fail: the line joined to A's, dropped.
+joined_line()
+{
+	grep -v "joined to A" "$tmp/mk.out" > "$tmp/mk.bad"
+	! same_make_lines "$mkfix.mk" "$tmp/mk.bad" > /dev/null
+}
+check "the makefile check sees a dropped continued line" joined_line
 
 # The base kernel's archive: every header against its original.
 if ! qemu/kernel > /dev/null; then
@@ -199,4 +314,29 @@ stripped_size=$(xargs cat < "$tmp/stripped.list" | wc -c)
 echo "# headers: $orig_size bytes before stripping, $stripped_size after"
 check "stripping made the headers smaller" \
 	test "$stripped_size" -lt "$orig_size"
+
+# Every makefile of the archive against its original.
+while IFS= read -r f; do
+	case "$f" in
+	/*) p=${f#"$src"/} ;;
+	*) continue ;;
+	esac
+	case "$p" in
+	Makefile | */Makefile* | scripts/*.include)
+		printf '%s %s\n' "$f" "$p"
+		;;
+	esac
+done < "$obj/kernel/kheaders.inputs" > "$tmp/makefiles"
+cut -d' ' -f1 "$tmp/makefiles" | make_lines > "$tmp/orig.mk"
+cut -d' ' -f2 "$tmp/makefiles" | sed "s|^|$arc/|" | make_lines \
+	> "$tmp/copy.mk"
+differ "$tmp/orig.mk" "$tmp/copy.mk" > "$tmp/bad"
+orig_size=$(cut -d' ' -f1 "$tmp/makefiles" | xargs cat | wc -c)
+copy_size=$(cut -d' ' -f2 "$tmp/makefiles" | sed "s|^|$arc/|" | xargs cat |
+	wc -c)
+check "every archived makefile has its original's lines for make ($(wc -l < "$tmp/makefiles") files, $(wc -l < "$tmp/bad") differ; $orig_size -> $copy_size bytes)" \
+	test ! -s "$tmp/bad" -a -s "$tmp/makefiles"
+head -n 10 "$tmp/bad" | while read -r i; do
+	echo "#   $(sed -n "${i}p" "$tmp/makefiles" | cut -d' ' -f2)"
+done
 tap_result
