@@ -4,8 +4,9 @@
 # kernel is built for that architecture, as file(1) reads it: nothing
 # built for the build machine reaches an archive for another one (and on
 # x86_64, where they are the same machine, objtool is in the archive
-# because the kernel uses it). The check itself is shown to reject a
-# build machine program put into an arm64 archive.
+# because the kernel uses it, and stripped again when its make relinks
+# it). The check itself is shown to reject a build machine program put
+# into an arm64 archive.
 set -u
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 archs="riscv64 arm64 x86_64"
 
 echo "TAP version 13"
-echo "1..7"
+echo "1..8"
 
 for arch in $archs; do
 	set_arch "$arch"
@@ -43,6 +44,17 @@ stripped_x86_64()
 }
 check "x86_64: objtool is a stripped x86-64 program" \
 	stripped_x86_64 "$objtool"
+# A relinked objtool (its make found a source newer) is stripped again.
+restripped()
+{
+	ot=$(qemu/kernel --print-objtree)/kernel/kheaders/objtool
+	before=$(stat -c %y "$ot") &&
+		touch "$ot-build/objtool" &&
+		qemu/kernel >/dev/null &&
+		test "$(stat -c %y "$ot")" != "$before"
+}
+check "x86_64: objtool is stripped again when its make relinks it" \
+	restripped
 check "arm64: no objtool where the kernel does not use it" \
 	test ! -e "$tmp/arm64/tools/objtool/objtool"
 
