@@ -84,14 +84,18 @@ bench:
 # and modules built from it in the guest with clang; the archive of a
 # kernel built by a compiler that cannot link target programs; a copy of
 # the repository with one more artifact, through the generic guest tests;
-# the guest suites on arm64 and x86_64 (tests/host/arch-suite.sh).
+# the guest suites on arm64 and x86_64 (tests/host/arch-suite.sh), and
+# the module suite on a distribution-like x86_64 and an Android-like
+# arm64 (LLVM=1) kernel.
 # make matrix PATHS="llvm o-j1": only these paths of kbuild-paths.
 PATHS ?=
 matrix:
 	KEMBED_MATRIX=1 $(if $(PATHS),KEMBED_PATHS="$(PATHS)") \
 		tests/run $(if $(V),-v) kbuild-paths fresh-machine \
 		kheaders-llvm guest/kheaders-modules-llvm \
-		kheaders-headers-only series new-artifact arch-suite
+		kheaders-headers-only series new-artifact arch-suite \
+		guest/kheaders-modules-distro-x86_64 \
+		guest/kheaders-modules-android-arm64
 
 clean:
 	rm -rf build
